@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'property',
+          include: ['test/property/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/integration/harness/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // one broker on 2 cores: run files one after another so timings stay sane
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
