@@ -1,0 +1,32 @@
+/**
+ * The Kafka wire codec and the request/response definitions sharesink speaks.
+ *
+ * @example
+ * ```ts
+ * const version = conn.pickVersion(ShareFetch);            // throws UnsupportedVersionError
+ * const res = await conn.send(buildRequest(ShareFetch, version, request));
+ * // or, in one step: await conn.call(ShareFetch, request)
+ * ```
+ */
+export { Reader, EMPTY_BUFFER } from './reader.js';
+export { Writer, type TaggedField } from './writer.js';
+export { ZERO_UUID, ONE_UUID, isUuid, randomUuid, uuidToHex, uuidFromHex } from './uuid.js';
+export {
+  ApiKey,
+  buildRequest,
+  highestCommonVersion,
+  type ApiDefinition,
+  type ApiRequest,
+  type VersionRange,
+  type LeaderIdAndEpoch,
+  type NodeEndpoint,
+} from './api.js';
+export * from './messages/api-versions.js';
+export * from './messages/metadata.js';
+export * from './messages/find-coordinator.js';
+export * from './messages/share-group-heartbeat.js';
+export * from './messages/share-group-describe.js';
+export * from './messages/share-fetch.js';
+export * from './messages/share-acknowledge.js';
+export * from './messages/incremental-alter-configs.js';
+export * from './messages/describe-configs.js';
