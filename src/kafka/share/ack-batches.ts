@@ -1,0 +1,77 @@
+/**
+ * Turning per-record acknowledgements into the wire's AcknowledgementBatches.
+ *
+ * A batch is an inclusive offset range with either ONE type for the whole range or one type per offset
+ * (KIP-932). Contiguous offsets share a batch; a run where every type is equal is sent in the compact
+ * one-type form, which keeps the common case (a whole accepted batch) to a single 17-byte entry.
+ */
+
+/** Kafka's AcknowledgeType codes (ShareFetch / ShareAcknowledge). */
+export const AckCode = {
+  gap: 0,
+  accept: 1,
+  release: 2,
+  reject: 3,
+  renew: 4,
+} as const;
+
+/** What an application can say of a record it was given. */
+export type AcknowledgeType = 'accept' | 'release' | 'reject' | 'renew';
+
+export interface AckBatch {
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  /** One entry for the whole range, or `lastOffset - firstOffset + 1` entries, one per offset. */
+  readonly acknowledgeTypes: readonly number[];
+}
+
+/**
+ * Builds the acknowledgement batches for one partition.
+ * @param offsets offsets to acknowledge (any order; no duplicates)
+ * @param codes the AckCode for each offset, same index as `offsets`
+ */
+export function buildAckBatches(offsets: ArrayLike<number>, codes: ArrayLike<number>): AckBatch[] {
+  const n = offsets.length;
+  if (n === 0) return [];
+  const order = Array.from({ length: n }, (_, i) => i);
+  if (!isAscending(offsets)) order.sort((a, b) => offsets[a]! - offsets[b]!);
+
+  const batches: AckBatch[] = [];
+  let start = 0;
+  while (start < n) {
+    let end = start;
+    let uniform = true;
+    const firstCode = codes[order[start]!]!;
+    while (end + 1 < n && offsets[order[end + 1]!]! === offsets[order[end]!]! + 1) {
+      end++;
+      if (codes[order[end]!]! !== firstCode) uniform = false;
+    }
+    const types: number[] = [];
+    if (uniform) types.push(firstCode);
+    else for (let i = start; i <= end; i++) types.push(codes[order[i]!]!);
+    batches.push({
+      firstOffset: offsets[order[start]!]!,
+      lastOffset: offsets[order[end]!]!,
+      acknowledgeTypes: types,
+    });
+    start = end + 1;
+  }
+  return batches;
+}
+
+/** The inverse of {@link buildAckBatches}: every (offset, code) the batches stand for, in offset order. */
+export function expandAckBatches(batches: readonly AckBatch[]): Array<{ offset: number; code: number }> {
+  const out: Array<{ offset: number; code: number }> = [];
+  for (const b of batches) {
+    const single = b.acknowledgeTypes.length === 1;
+    for (let o = b.firstOffset; o <= b.lastOffset; o++) {
+      out.push({ offset: o, code: single ? b.acknowledgeTypes[0]! : b.acknowledgeTypes[o - b.firstOffset]! });
+    }
+  }
+  return out;
+}
+
+function isAscending(a: ArrayLike<number>): boolean {
+  for (let i = 1; i < a.length; i++) if (a[i]! <= a[i - 1]!) return false;
+  return true;
+}

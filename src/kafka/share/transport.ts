@@ -1,0 +1,53 @@
+/**
+ * What the share consumer needs from the wire, and nothing more. The production implementation sits on
+ * {@link KafkaCluster} (see `cluster-transport.ts`); keeping the consumer behind this port lets its session,
+ * membership and acknowledgement logic be tested without sockets.
+ */
+import type {
+  ShareAcknowledgeRequest,
+  ShareAcknowledgeResponse,
+} from '../protocol/messages/share-acknowledge.js';
+import type { ShareFetchRequest, ShareFetchResponse } from '../protocol/messages/share-fetch.js';
+import type {
+  ShareGroupHeartbeatRequest,
+  ShareGroupHeartbeatResponse,
+} from '../protocol/messages/share-group-heartbeat.js';
+
+export interface TopicMetadata {
+  readonly name: string;
+  readonly topicId: string;
+  /** Kafka error code for this topic (0 = ok, 3 = unknown topic, 29 = not authorized). */
+  readonly errorCode: number;
+  readonly partitions: ReadonlyArray<{ readonly partition: number; readonly leaderId: number }>;
+}
+
+export interface DecodedRecord {
+  readonly offset: number;
+  readonly timestamp: number;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: ReadonlyArray<{ readonly key: string; readonly value: Buffer | null }>;
+}
+
+export interface DecodedBatch {
+  readonly baseOffset: number;
+  readonly lastOffset: number;
+  readonly isControl: boolean;
+  readonly records: readonly DecodedRecord[];
+}
+
+export interface ShareTransport {
+  /** Metadata (with topic ids) for these topic names; refreshes the transport's view of leaders. */
+  metadata(topicNames: readonly string[]): Promise<TopicMetadata[]>;
+  /** The node id of the group's coordinator; `refresh` forgets a cached answer. */
+  groupCoordinator(groupId: string, refresh?: boolean): Promise<number>;
+  heartbeat(nodeId: number, request: ShareGroupHeartbeatRequest): Promise<ShareGroupHeartbeatResponse>;
+  /** Sends ShareFetch at the highest version both sides speak (v2 when the broker has it). */
+  shareFetch(nodeId: number, request: ShareFetchRequest): Promise<ShareFetchResponse>;
+  shareAcknowledge(nodeId: number, request: ShareAcknowledgeRequest): Promise<ShareAcknowledgeResponse>;
+  /** True when the node speaks ShareAcknowledge v2 (RENEW, Kafka ≥ 4.2). */
+  supportsRenew(nodeId: number): Promise<boolean>;
+  /** Every complete RecordBatch in a partition's `Records` bytes. */
+  decodeRecords(records: Buffer): DecodedBatch[];
+  close(): Promise<void>;
+}

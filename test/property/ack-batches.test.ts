@@ -1,0 +1,37 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { buildAckBatches, expandAckBatches } from '../../src/kafka/share/ack-batches.js';
+
+const entries = fc.uniqueArray(
+  fc.record({ offset: fc.integer({ min: 0, max: 400 }), code: fc.integer({ min: 1, max: 4 }) }),
+  { selector: (e) => e.offset, maxLength: 120 },
+);
+
+describe('buildAckBatches', () => {
+  test.prop([entries])('expands back to exactly the acknowledged offsets and types', (es) => {
+    const batches = buildAckBatches(
+      es.map((e) => e.offset),
+      es.map((e) => e.code),
+    );
+    const expected = [...es].sort((a, b) => a.offset - b.offset);
+    expect(expandAckBatches(batches)).toEqual(expected);
+  });
+
+  test.prop([entries])('batches are disjoint, ascending, and well-formed', (es) => {
+    const batches = buildAckBatches(
+      es.map((e) => e.offset),
+      es.map((e) => e.code),
+    );
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
+      expect(b.lastOffset).toBeGreaterThanOrEqual(b.firstOffset);
+      const len = b.lastOffset - b.firstOffset + 1;
+      expect([1, len]).toContain(b.acknowledgeTypes.length);
+      // a range whose types are all equal uses the one-type form
+      if (len > 1 && b.acknowledgeTypes.length === len) {
+        expect(new Set(b.acknowledgeTypes).size).toBeGreaterThan(1);
+      }
+      if (i > 0) expect(b.firstOffset).toBeGreaterThan(batches[i - 1]!.lastOffset + 1);
+    }
+  });
+});
