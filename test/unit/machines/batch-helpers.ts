@@ -1,0 +1,73 @@
+import { initialTransition, transition } from 'xstate';
+import {
+  batchMachine,
+  type BatchEffects,
+  type BatchEvent,
+  type BatchInput,
+  type BatchSnapshot,
+} from '../../../src/machines/batch.js';
+
+export type EffectName = keyof BatchEffects;
+export type Effect = { [K in EffectName]: { type: K; params: Parameters<BatchEffects[K]>[0] } }[EffectName];
+
+const EFFECT_NAMES: ReadonlySet<string> = new Set<EffectName>([
+  'startPut',
+  'abortPut',
+  'sendAcks',
+  'sendRenew',
+  'scheduleRetry',
+  'recordExpiry',
+  'recordAckFailure',
+]);
+
+export function input(overrides: Partial<BatchInput> = {}): BatchInput {
+  return { batchId: 'b-1', recordCount: 3, mode: 'share', acquiredAt: 0, lockDeadline: 30_000, ...overrides };
+}
+
+function effectsOf(actions: readonly { type: string; params: unknown }[]): Effect[] {
+  return actions
+    .filter((a) => EFFECT_NAMES.has(a.type))
+    .map((a) => ({ type: a.type, params: a.params }) as Effect);
+}
+
+export function start(overrides: Partial<BatchInput> = {}): BatchSnapshot {
+  return initialTransition(batchMachine, input(overrides))[0];
+}
+
+/** One pure step: the next snapshot and the owner effects it asks for, in order. */
+export function step(snapshot: BatchSnapshot, event: BatchEvent): [BatchSnapshot, Effect[]] {
+  const [next, actions] = transition(batchMachine, snapshot, event);
+  return [next, effectsOf(actions)];
+}
+
+/** Run events from the initial state; returns the final snapshot and every effect emitted. */
+export function run(
+  events: readonly BatchEvent[],
+  overrides: Partial<BatchInput> = {},
+): [BatchSnapshot, Effect[]] {
+  let snapshot = start(overrides);
+  const all: Effect[] = [];
+  for (const event of events) {
+    const [next, effects] = step(snapshot, event);
+    snapshot = next;
+    all.push(...effects);
+  }
+  return [snapshot, all];
+}
+
+/** Effects recorded by a real actor, in the order the owner would see them. */
+export function recordingEffects(log: Effect[]): BatchEffects {
+  const rec =
+    <K extends EffectName>(type: K) =>
+    (params: Parameters<BatchEffects[K]>[0]) =>
+      log.push({ type, params } as Effect);
+  return {
+    startPut: rec('startPut'),
+    abortPut: rec('abortPut'),
+    sendAcks: rec('sendAcks'),
+    sendRenew: rec('sendRenew'),
+    scheduleRetry: rec('scheduleRetry'),
+    recordExpiry: rec('recordExpiry'),
+    recordAckFailure: rec('recordAckFailure'),
+  };
+}
