@@ -9,6 +9,7 @@
  * | `SHARESINK_KAFKA_ERROR` | {@link KafkaError} | the broker answered with a non-zero Kafka error code |
  * | `SHARESINK_KAFKA_UNSUPPORTED_VERSION` | {@link UnsupportedVersionError} | no request version both sides support |
  * | `SHARESINK_KAFKA_CONNECTION` | {@link KafkaConnectionError} | connect / TLS / SASL failure or the connection closed under a request |
+ * | `SHARESINK_KAFKA_SASL` | {@link KafkaConnectionError} | SASL authentication failed |
  * | `SHARESINK_KAFKA_REQUEST_TIMEOUT` | {@link KafkaRequestTimeoutError} | no response within the request timeout |
  */
 import { SharesinkError } from '../errors.js';

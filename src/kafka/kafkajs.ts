@@ -1,0 +1,261 @@
+/**
+ * The ONLY module that reaches into kafkajs internals. kafkajs is pinned at exactly 2.2.4: the internal
+ * paths and shapes used here are checked against that version and nothing else.
+ *
+ * What we take from kafkajs: its broker `Connection` (`kafkajs/src/network/connection.js`) — socket and
+ * TLS setup, int32 framing, correlation ids, the in-flight request queue with request timeouts, and SASL
+ * (PLAIN, SCRAM-SHA-256/512, OAUTHBEARER, AWS, custom) including re-authentication. kafkajs writes request
+ * header v1 (api key, version, correlation id, int16 client id) and strips the correlation id of the
+ * response; we add the rest of the flexible headers ourselves: one 0x00 byte (empty tagged section) at the
+ * start of the body turns header v1 into header v2, and the response body of a flexible API starts with the
+ * response header's tagged section, which {@link sendOnKafkajsConnection} skips.
+ *
+ * What we do not take: kafkajs's protocol requests and its RecordBatch decoder (see docs/adr/0001-wire-layer.md).
+ */
+import { createRequire } from 'node:module';
+import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import type { SASLOptions, Mechanism } from 'kafkajs';
+import type { Logger } from 'pino';
+import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from './errors.js';
+import type { ApiRequest } from './protocol/api.js';
+import { Reader } from './protocol/reader.js';
+
+const require = createRequire(import.meta.url);
+
+/** SASL options, passed to kafkajs unchanged (`{ mechanism: 'plain' | 'scram-sha-256' | …, … }`). */
+export type SaslConfig = SASLOptions | Mechanism;
+
+/** TLS: `true` for default TLS, or `node:tls` connect options (ca, cert, key, servername, …). */
+export type SslConfig = boolean | TlsConnectionOptions;
+
+// ── the slice of kafkajs 2.2.4 internals we use ─────────────────────────────────────────────────────────
+
+interface KafkajsLogger {
+  info(message: string, extra?: object): void;
+  error(message: string, extra?: object): void;
+  warn(message: string, extra?: object): void;
+  debug(message: string, extra?: object): void;
+  namespace(namespace: string, logLevel?: number): KafkajsLogger;
+  setLogLevel(level: number): void;
+}
+
+interface KafkajsEncoder {
+  writeBuffer(b: Buffer): KafkajsEncoder;
+}
+
+interface KafkajsConnection {
+  host: string;
+  port: number;
+  socket?: NodeJS.EventEmitter;
+  connect(): Promise<boolean>;
+  disconnect(): Promise<boolean>;
+  isConnected(): boolean;
+  authenticate(): Promise<void>;
+  setVersions(versions: Record<number, { minVersion: number; maxVersion: number }>): void;
+  setSupportAuthenticationProtocol(supported: boolean): void;
+  send<T>(args: {
+    request: { apiKey: number; apiVersion: number; apiName: string; encode(): Promise<KafkajsEncoder> };
+    response: { decode(payload: Buffer): Promise<unknown>; parse(decoded: unknown): Promise<T> };
+    requestTimeout?: number | null;
+    logResponseError?: boolean;
+  }): Promise<T>;
+}
+
+type KafkajsConnectionCtor = new (options: {
+  host: string;
+  port: number;
+  logger: KafkajsLogger;
+  socketFactory: unknown;
+  requestTimeout: number;
+  connectionTimeout: number;
+  clientId: string;
+  ssl: TlsConnectionOptions | boolean | null;
+  sasl: SaslConfig | null;
+  enforceRequestTimeout: boolean;
+  maxInFlightRequests: number | null;
+  reauthenticationThreshold?: number;
+}) => KafkajsConnection;
+
+const Connection = require('kafkajs/src/network/connection.js') as KafkajsConnectionCtor;
+const defaultSocketFactory = require('kafkajs/src/network/socketFactory.js') as () => unknown;
+const Encoder = require('kafkajs/src/protocol/encoder.js') as new () => KafkajsEncoder;
+
+// ── logging: kafkajs's logger interface on top of a pino logger ─────────────────────────────────────────
+
+/**
+ * A kafkajs logger writing to pino. kafkajs logs connection failures at ERROR; the cluster reconnects on its
+ * own, so they become `warn`. kafkajs logs every request and response at DEBUG; those become `trace`, and
+ * their `data` / `payload` (whole responses, record bytes) are dropped.
+ */
+export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLogger {
+  const child = logger.child({ kafkajs: namespace });
+  const strip = (extra: object | undefined): object => {
+    if (extra === undefined) return {};
+    const { data: _data, payload: _payload, ...rest } = extra as Record<string, unknown>;
+    return rest;
+  };
+  return {
+    error: (m, e) => child.warn(strip(e), m),
+    warn: (m, e) => child.warn(strip(e), m),
+    info: (m, e) => child.info(strip(e), m),
+    debug: (m, e) => child.trace(strip(e), m),
+    namespace: (ns) => kafkajsLogger(logger, ns),
+    setLogLevel: () => {},
+  };
+}
+
+// ── connections ─────────────────────────────────────────────────────────────────────────────────────────
+
+export interface KafkajsConnectionOptions {
+  host: string;
+  port: number;
+  clientId: string;
+  logger: Logger;
+  ssl?: SslConfig | undefined;
+  sasl?: SaslConfig | undefined;
+  connectionTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** null = unlimited. */
+  maxInFlightRequests?: number | null | undefined;
+}
+
+/** An opaque handle on a kafkajs broker connection. */
+export interface KafkajsHandle {
+  readonly address: string;
+  /** @internal */
+  readonly conn: KafkajsConnection;
+}
+
+/** Opens the TCP/TLS connection (no ApiVersions, no SASL yet). */
+export async function openKafkajsConnection(options: KafkajsConnectionOptions): Promise<KafkajsHandle> {
+  const address = `${options.host}:${options.port}`;
+  const conn = new Connection({
+    host: options.host,
+    port: options.port,
+    logger: kafkajsLogger(options.logger),
+    socketFactory: defaultSocketFactory(),
+    requestTimeout: options.requestTimeoutMs,
+    connectionTimeout: options.connectionTimeoutMs,
+    clientId: options.clientId,
+    ssl: options.ssl === undefined || options.ssl === false ? null : options.ssl === true ? {} : options.ssl,
+    sasl: options.sasl ?? null,
+    enforceRequestTimeout: true,
+    maxInFlightRequests: options.maxInFlightRequests ?? null,
+  });
+  try {
+    await conn.connect();
+  } catch (err) {
+    throw translateKafkajsError(address, err);
+  }
+  return { address, conn };
+}
+
+/**
+ * Tells kafkajs the broker's API versions (its SASL code picks SaslHandshake / SaslAuthenticate versions
+ * from them) and runs SASL authentication when configured.
+ */
+export async function authenticateKafkajsConnection(
+  handle: KafkajsHandle,
+  versions: ReadonlyMap<number, { min: number; max: number }>,
+): Promise<void> {
+  const map: Record<number, { minVersion: number; maxVersion: number }> = {};
+  for (const [key, v] of versions) map[key] = { minVersion: v.min, maxVersion: v.max };
+  handle.conn.setVersions(map);
+  handle.conn.setSupportAuthenticationProtocol(versions.has(36)); // SaslAuthenticate
+  try {
+    await handle.conn.authenticate();
+  } catch (err) {
+    throw translateKafkajsError(handle.address, err);
+  }
+}
+
+export function isKafkajsConnected(handle: KafkajsHandle): boolean {
+  return handle.conn.isConnected();
+}
+
+/** Calls `listener` once when the socket closes (either side). */
+export function onKafkajsSocketClose(handle: KafkajsHandle, listener: () => void): void {
+  const socket = handle.conn.socket;
+  if (socket === undefined) {
+    queueMicrotask(listener);
+    return;
+  }
+  socket.once('close', listener);
+}
+
+export async function closeKafkajsConnection(handle: KafkajsHandle): Promise<void> {
+  try {
+    await handle.conn.disconnect();
+  } catch {
+    // closing is best effort
+  }
+}
+
+const EMPTY_TAGS = Buffer.from([0]);
+
+/**
+ * Sends one request on a kafkajs connection and decodes the response with `request.decode`.
+ * Errors: {@link KafkaConnectionError} / {@link KafkaRequestTimeoutError} for transport failures;
+ * whatever `decode` throws (a `KafkaProtocolError`) passes through unchanged.
+ */
+export async function sendOnKafkajsConnection<T>(
+  handle: KafkajsHandle,
+  request: ApiRequest<T>,
+  timeoutMs?: number,
+): Promise<T> {
+  try {
+    return await handle.conn.send<T>({
+      request: {
+        apiKey: request.apiKey,
+        apiVersion: request.apiVersion,
+        apiName: request.apiName,
+        encode: async () => {
+          const e = new Encoder();
+          if (request.flexibleRequestHeader) e.writeBuffer(EMPTY_TAGS);
+          return e.writeBuffer(request.body);
+        },
+      },
+      response: {
+        decode: async (payload: Buffer) => {
+          let body = payload;
+          if (request.flexibleResponseHeader) {
+            const r = new Reader(payload);
+            r.taggedFields();
+            body = payload.subarray(r.pos);
+          }
+          return request.decode(body);
+        },
+        parse: async (decoded: unknown) => decoded as T,
+      },
+      requestTimeout: timeoutMs ?? null,
+      logResponseError: false,
+    });
+  } catch (err) {
+    throw translateKafkajsError(handle.address, err);
+  }
+}
+
+/** kafkajs errors → sharesink errors; anything else (our own decode errors) unchanged. */
+export function translateKafkajsError(address: string, err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  switch (err.name) {
+    case 'KafkaJSRequestTimeoutError':
+      return new KafkaRequestTimeoutError(address, err.message, err);
+    case 'KafkaJSConnectionError':
+    case 'KafkaJSConnectionClosedError':
+      return new KafkaConnectionError(address, err.message, { cause: err });
+    case 'KafkaJSSASLAuthenticationError':
+      return new KafkaConnectionError(address, `SASL authentication failed: ${err.message}`, {
+        cause: err,
+        code: 'SHARESINK_KAFKA_SASL',
+      });
+    case 'KafkaJSProtocolError': {
+      // e.g. SASL_AUTHENTICATION_FAILED from SaslAuthenticate
+      const code = (err as Error & { code?: unknown }).code;
+      if (typeof code === 'number') return new KafkaError(code, { api: 'SASL', brokerMessage: err.message });
+      return new KafkaConnectionError(address, err.message, { cause: err });
+    }
+    default:
+      return err;
+  }
+}
