@@ -1,0 +1,77 @@
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SharesinkError } from '../errors.js';
+import type { SinkConnector } from './sink-connector.js';
+import type { SinkTask } from './sink-task.js';
+
+/**
+ * What a connector module exports as its default export:
+ *
+ * ```ts
+ * export default { connector: MySinkConnector, task: MySinkTask } satisfies ConnectorModule;
+ * ```
+ *
+ * The main thread instantiates `connector`; every pool thread imports the same module and
+ * instantiates `task`, so the module must be importable without side effects beyond definitions.
+ */
+export interface ConnectorModule {
+  readonly connector: new () => SinkConnector;
+  readonly task: new () => SinkTask;
+}
+
+// Sources run under tsx in tests and as .js once built; siblings have the same extension as this file.
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const builtin = (path: string): string => new URL(`../sinks/${path}${EXT}`, import.meta.url).href;
+
+/** Built-in connectors by every name a Connect user might write in `connector.class`. */
+export const BUILTIN_CONNECTORS: Readonly<Record<string, string>> = Object.freeze({
+  'org.apache.kafka.connect.file.FileStreamSinkConnector': builtin('file/index'),
+  FileStreamSinkConnector: builtin('file/index'),
+  FileStreamSink: builtin('file/index'),
+  file: builtin('file/index'),
+  NoopSinkConnector: builtin('noop/index'),
+  NoopSink: builtin('noop/index'),
+  noop: builtin('noop/index'),
+});
+
+/**
+ * Turns `connector.class` into something `import()` accepts in any thread: a built-in alias becomes
+ * its module URL, a path becomes a file URL (relative to `cwd`), a package name stays as it is.
+ */
+export function resolveConnectorModule(connectorClass: string, cwd: string = process.cwd()): string {
+  const name = connectorClass.trim();
+  const known = BUILTIN_CONNECTORS[name];
+  if (known !== undefined) return known;
+  if (name.startsWith('file:')) return name;
+  if (isAbsolute(name) || name.startsWith('./') || name.startsWith('../'))
+    return pathToFileURL(resolve(cwd, name)).href;
+  return name;
+}
+
+/** Imports a connector module and checks its shape; throws SHARESINK_CONNECTOR_MODULE_INVALID otherwise. */
+export async function loadConnectorModule(specifier: string): Promise<ConnectorModule> {
+  let ns: { default?: unknown };
+  try {
+    ns = (await import(specifier)) as { default?: unknown };
+  } catch (cause) {
+    throw new SharesinkError(
+      'SHARESINK_CONNECTOR_MODULE_INVALID',
+      `Cannot import connector module ${specifier}`,
+      {
+        cause,
+      },
+    );
+  }
+  return asConnectorModule(ns.default, specifier);
+}
+
+export function asConnectorModule(value: unknown, specifier: string): ConnectorModule {
+  const candidate = value as Partial<Record<'connector' | 'task', unknown>> | undefined;
+  if (typeof candidate?.connector !== 'function' || typeof candidate.task !== 'function') {
+    throw new SharesinkError(
+      'SHARESINK_CONNECTOR_MODULE_INVALID',
+      `Connector module ${specifier} must have a default export { connector: SinkConnector class, task: SinkTask class }`,
+    );
+  }
+  return candidate as ConnectorModule;
+}

@@ -1,0 +1,29 @@
+import type { Schema, SchemaAndValue } from '../schema.js';
+
+/**
+ * Connect's Converter: bytes of a key or value to a Connect value and back. `configure` receives the
+ * converter's own settings with the `key.converter.` / `value.converter.` prefix already removed.
+ * `toConnectData` throws on bad bytes; the batch converter catches that per record.
+ */
+export interface Converter {
+  configure(configs: Readonly<Record<string, string>>, isKey: boolean): void;
+  toConnectData(topic: string, bytes: Uint8Array | null): SchemaAndValue;
+  fromConnectData(topic: string, schema: Schema | undefined, value: unknown): Uint8Array | null;
+}
+
+/** Connect's HeaderConverter: one header value's bytes to a Connect value and back. */
+export interface HeaderConverter {
+  configure(configs: Readonly<Record<string, string>>): void;
+  toConnectHeader(topic: string, headerKey: string, bytes: Uint8Array | null): SchemaAndValue;
+  fromConnectHeader(
+    topic: string,
+    headerKey: string,
+    schema: Schema | undefined,
+    value: unknown,
+  ): Uint8Array | null;
+}
+
+/** Buffer view over the same memory, so converters can use Buffer's decoders without copying. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

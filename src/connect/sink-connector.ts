@@ -1,0 +1,36 @@
+import type { ConfigDef } from './config-def.js';
+
+/** What the runtime offers a connector (Connect's ConnectorContext). */
+export interface SinkConnectorContext {
+  /** Ask for `taskConfigs()` to be called again, e.g. when the downstream system changed shape. */
+  requestTaskReconfiguration(): void;
+  /** Fail the connector from a background activity. */
+  raiseError(error: Error): void;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The configuration side of a sink connector: declares its settings, validates them and splits the
+ * work into task configurations. It runs on the main thread; its tasks run in the pool's threads.
+ */
+export abstract class SinkConnector {
+  protected context!: SinkConnectorContext;
+
+  initialize(context: SinkConnectorContext): void {
+    this.context = context;
+  }
+
+  abstract version(): string;
+  /** The connector's settings; sharesink validates connector configs against it before `start()`. */
+  abstract config(): ConfigDef<Record<string, unknown>>;
+  abstract start(props: Readonly<Record<string, string>>): Awaitable<void>;
+  /** At most `maxTasks` property maps, one per task. */
+  abstract taskConfigs(maxTasks: number): Awaitable<Record<string, string>[]>;
+  abstract stop(): Awaitable<void>;
+
+  /** Problems per key, empty when valid; override to add cross-key checks. */
+  validate(props: Readonly<Record<string, string>>): Map<string, string[]> {
+    return this.config().validate(props);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Messages between PutPool (main thread) and the worker entry. Only plain data crosses: piscina keeps
+ * nothing of a thrown error but its message and stack, so the worker returns a result union instead.
+ */
+import type { ConvertersConfig } from '../connect/converters/registry.js';
+import type { TopicPartition } from '../connect/sink-record.js';
+import type { WireBatch } from './wire-batch.js';
+
+export interface Assignment {
+  /** Bumped by the caller whenever `partitions` changes; each thread diffs and calls close/open. */
+  readonly version: number;
+  readonly partitions: readonly TopicPartition[];
+}
+
+export interface PutRequest {
+  readonly taskId: string;
+  /** Identifies props + converters; a different key makes the thread stop and re-create the instance. */
+  readonly configKey: string;
+  readonly props: Readonly<Record<string, string>>;
+  readonly converters: ConvertersConfig;
+  readonly assignment: Assignment;
+  readonly batch: WireBatch;
+}
+
+export interface RecordRejection {
+  /** Index of the record in the batch that was passed to `put()` on the main side. */
+  readonly index: number;
+  readonly message: string;
+}
+
+export interface ConverterFailureInfo {
+  readonly index: number;
+  readonly code: 'SHARESINK_CONVERTER_FAILED';
+  readonly message: string;
+  readonly converter: string;
+  readonly part: 'key' | 'value' | 'header';
+}
+
+export interface ErrorInfo {
+  readonly message: string;
+  readonly stack?: string | undefined;
+  /** The thrown error's `code`, when it had a string one (SharesinkError, Node system errors). */
+  readonly code?: string | undefined;
+}
+
+/**
+ * What a put came to.
+ * - ok: every converted record was written; ACCEPT / commit the batch.
+ * - retriable: the task threw RetriableError; RELEASE (share) or retry after `backoffMs` (classic).
+ * - fatal: any other error, or the task could not start; REJECT (share) or fail the task (classic).
+ * - perRecord: put succeeded but the task reported some records as errant; REJECT those, ACCEPT the rest.
+ * - aborted: the caller's signal fired (main side only); nothing is known about the records.
+ */
+export type PutOutcome =
+  | { readonly kind: 'ok' }
+  | ({ readonly kind: 'retriable'; readonly backoffMs?: number | undefined } & ErrorInfo)
+  | ({ readonly kind: 'fatal' } & ErrorInfo)
+  | { readonly kind: 'perRecord'; readonly rejected: readonly RecordRejection[] }
+  | { readonly kind: 'aborted'; readonly reason: string };
+
+export interface PutStats {
+  /** Wall time of conversion + put + preCommit in the worker (main-side wall time when aborted). */
+  readonly durationMs: number;
+  readonly convertMs: number;
+  /** Records that failed conversion: they were not passed to `put()`; the caller decides their ack. */
+  readonly converterFailures: readonly ConverterFailureInfo[];
+  /** Worker thread id, or -1 when the put never reached one. */
+  readonly threadId: number;
+  /** True when this put created (and started) a new task instance in its thread. */
+  readonly taskStarted: boolean;
+}
+
+export type PutResult = PutOutcome & PutStats;
+
+export interface WorkerData {
+  readonly connectorModule: string;
+  readonly controlChannel: string;
+}
+
+/** Broadcast from the main thread on `<controlChannel>:request`. */
+export interface StopRequest {
+  readonly op: 'stop';
+  readonly requestId: number;
+  readonly taskId: string;
+}
+
+/** Posted by workers on `<controlChannel>:reply`; `ready` announces a thread that can take requests. */
+export type ControlReply =
+  | { readonly op: 'ready'; readonly threadId: number }
+  | {
+      readonly op: 'stopped';
+      readonly requestId: number;
+      readonly threadId: number;
+      readonly hadInstance: boolean;
+      readonly error?: ErrorInfo | undefined;
+    };

@@ -1,0 +1,246 @@
+import { performance } from 'node:perf_hooks';
+import { threadId } from 'node:worker_threads';
+import { asConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
+import { convertBatch } from '../connect/converters/convert-batch.js';
+import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
+import { isRetriableError } from '../connect/errors.js';
+import {
+  BATCH_INDEX,
+  type SinkRecord,
+  type TopicPartition,
+  type TopicPartitionOffset,
+} from '../connect/sink-record.js';
+import type { SinkTask, SinkTaskContext } from '../connect/sink-task.js';
+import type {
+  ConverterFailureInfo,
+  ErrorInfo,
+  PutOutcome,
+  PutRequest,
+  PutResult,
+  RecordRejection,
+} from './protocol.js';
+import { decodeWireBatch } from './wire-batch.js';
+
+interface Hosted {
+  readonly taskId: string;
+  readonly configKey: string;
+  readonly instance: SinkTask;
+  readonly converters: LoadedConverters;
+  readonly props: Readonly<Record<string, string>>;
+  assignmentVersion: number;
+  partitions: readonly TopicPartition[];
+  /** Serialises put and stop on one instance: Connect never calls a task concurrently. */
+  chain: Promise<unknown>;
+  /** Rejections of the batch being put; undefined outside a put, so late reports are dropped. */
+  rejections: Map<number, string> | undefined;
+  current: readonly SinkRecord[];
+  backoffMs: number | undefined;
+}
+
+export function errorInfo(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { message: error.message, stack: error.stack, code: typeof code === 'string' ? code : undefined };
+  }
+  return { message: String(error) };
+}
+
+function failure(error: unknown, backoffMs?: number): PutOutcome {
+  return isRetriableError(error)
+    ? { kind: 'retriable', backoffMs, ...errorInfo(error) }
+    : { kind: 'fatal', ...errorInfo(error) };
+}
+
+const tpKey = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;
+
+/** The offsets after a batch, per partition: what `preCommit` receives (Connect's next-offset convention). */
+function nextOffsets(
+  records: readonly { topic: string; partition: number; offset: number }[],
+): TopicPartitionOffset[] {
+  const max = new Map<string, TopicPartitionOffset>();
+  for (const r of records) {
+    const key = tpKey(r);
+    const seen = max.get(key);
+    if (seen === undefined || seen.offset <= r.offset)
+      max.set(key, { topic: r.topic, partition: r.partition, offset: r.offset + 1 });
+  }
+  return [...max.values()];
+}
+
+/**
+ * Lives in a worker thread and hosts that thread's instances of connector tasks, keyed by task id.
+ * Imports only the connector contract and converters: nothing of the runtime reaches a worker.
+ */
+export class TaskHost {
+  readonly #specifier: string;
+  #module: Promise<ConnectorModule> | undefined;
+  readonly #tasks = new Map<string, Hosted>();
+
+  constructor(connectorModule: string) {
+    this.#specifier = connectorModule;
+  }
+
+  /** Never rejects: every failure, including a task that cannot start, becomes a result. */
+  async put(request: PutRequest): Promise<PutResult> {
+    const began = performance.now();
+    let hosted = this.#tasks.get(request.taskId);
+    let taskStarted = false;
+    if (hosted === undefined || hosted.configKey !== request.configKey) {
+      try {
+        // a changed config means a new instance, as Connect restarts a reconfigured task
+        if (hosted !== undefined) await this.stop(request.taskId).catch(() => undefined);
+        hosted = await this.#create(request);
+      } catch (error) {
+        return this.#result(failure(error), began, 0, [], true);
+      }
+      taskStarted = true;
+    }
+    const task = hosted;
+    const run = task.chain.then(() => this.#put(task, request, began, taskStarted));
+    task.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops this thread's instance of the task, after its running put (if any) finished. */
+  async stop(taskId: string): Promise<boolean> {
+    const hosted = this.#tasks.get(taskId);
+    if (hosted === undefined) return false;
+    this.#tasks.delete(taskId);
+    await hosted.chain;
+    try {
+      if (hosted.partitions.length > 0) await hosted.instance.close(hosted.partitions);
+    } finally {
+      await hosted.instance.stop();
+    }
+    return true;
+  }
+
+  async #create(request: PutRequest): Promise<Hosted> {
+    this.#module ??= import(this.#specifier).then((ns: { default?: unknown }) =>
+      asConnectorModule(ns.default, this.#specifier),
+    );
+    const module = await this.#module.catch((error: unknown) => {
+      this.#module = undefined;
+      throw error;
+    });
+    const converters = await createConverters(request.converters);
+    const instance = new module.task();
+    const hosted: Hosted = {
+      taskId: request.taskId,
+      configKey: request.configKey,
+      instance,
+      converters,
+      props: request.props,
+      assignmentVersion: request.assignment.version,
+      partitions: request.assignment.partitions,
+      chain: Promise.resolve(),
+      rejections: undefined,
+      current: [],
+      backoffMs: undefined,
+    };
+    instance.initialize(this.#context(hosted));
+    try {
+      await instance.start(request.props);
+      if (hosted.partitions.length > 0) await instance.open(hosted.partitions);
+    } catch (error) {
+      await Promise.resolve()
+        .then(() => instance.stop())
+        .catch(() => undefined);
+      throw error;
+    }
+    this.#tasks.set(request.taskId, hosted);
+    return hosted;
+  }
+
+  #context(hosted: Hosted): SinkTaskContext {
+    const report = (record: SinkRecord, error: unknown): void => {
+      if (hosted.rejections === undefined) return;
+      const index = record[BATCH_INDEX] ?? findIndex(hosted.current, record);
+      if (index === undefined) return;
+      hosted.rejections.set(index, error instanceof Error ? error.message : String(error));
+    };
+    return {
+      configs: () => hosted.props,
+      assignment: () => hosted.partitions,
+      errantRecordReporter: () => report,
+      timeout: (ms) => {
+        hosted.backoffMs = ms;
+      },
+    };
+  }
+
+  async #syncAssignment(hosted: Hosted, request: PutRequest): Promise<void> {
+    if (hosted.assignmentVersion === request.assignment.version) return;
+    const next = request.assignment.partitions;
+    const nextKeys = new Set(next.map(tpKey));
+    const oldKeys = new Set(hosted.partitions.map(tpKey));
+    const revoked = hosted.partitions.filter((tp) => !nextKeys.has(tpKey(tp)));
+    const assigned = next.filter((tp) => !oldKeys.has(tpKey(tp)));
+    if (revoked.length > 0) await hosted.instance.close(revoked);
+    hosted.partitions = next;
+    hosted.assignmentVersion = request.assignment.version;
+    if (assigned.length > 0) await hosted.instance.open(assigned);
+  }
+
+  async #put(hosted: Hosted, request: PutRequest, began: number, taskStarted: boolean): Promise<PutResult> {
+    let convertMs = 0;
+    let converterFailures: ConverterFailureInfo[] = [];
+    hosted.backoffMs = undefined;
+    try {
+      await this.#syncAssignment(hosted, request);
+      const convertStart = performance.now();
+      const raws = decodeWireBatch(request.batch);
+      const { records, failures } = convertBatch(raws, hosted.converters);
+      convertMs = performance.now() - convertStart;
+      converterFailures = failures.map(({ index, error }) => ({
+        index,
+        code: 'SHARESINK_CONVERTER_FAILED',
+        message: error.message,
+        converter: error.converter,
+        part: error.part,
+      }));
+      if (records.length === 0)
+        return this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted);
+      hosted.rejections = new Map();
+      hosted.current = records;
+      await hosted.instance.put(records);
+      await hosted.instance.preCommit(nextOffsets(raws));
+      const rejected: RecordRejection[] = [...hosted.rejections].map(([index, message]) => ({
+        index,
+        message,
+      }));
+      const outcome: PutOutcome = rejected.length === 0 ? { kind: 'ok' } : { kind: 'perRecord', rejected };
+      return this.#result(outcome, began, convertMs, converterFailures, taskStarted);
+    } catch (error) {
+      return this.#result(failure(error, hosted.backoffMs), began, convertMs, converterFailures, taskStarted);
+    } finally {
+      hosted.rejections = undefined;
+      hosted.current = [];
+    }
+  }
+
+  #result(
+    outcome: PutOutcome,
+    began: number,
+    convertMs: number,
+    converterFailures: readonly ConverterFailureInfo[],
+    taskStarted: boolean,
+  ): PutResult {
+    return {
+      ...outcome,
+      durationMs: performance.now() - began,
+      convertMs,
+      converterFailures,
+      threadId,
+      taskStarted,
+    };
+  }
+}
+
+/** For records a task built itself (another copy of sharesink): match by coordinates. */
+function findIndex(records: readonly SinkRecord[], record: SinkRecord): number | undefined {
+  const found = records.find(
+    (r) => r.topic === record.topic && r.partition === record.partition && r.offset === record.offset,
+  );
+  return found?.[BATCH_INDEX];
+}

@@ -1,0 +1,98 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { ConfigDef } from '../../connect/config-def.js';
+import { SinkConnector } from '../../connect/sink-connector.js';
+import type { SinkRecord } from '../../connect/sink-record.js';
+import { SinkTask } from '../../connect/sink-task.js';
+
+const VERSION = '0.1.0';
+
+export const FILE_STREAM_SINK_CONFIG = new ConfigDef().define({
+  name: 'file',
+  type: 'string',
+  default: null,
+  importance: 'high',
+  documentation: 'Destination filename. If not specified, the standard output will be used.',
+});
+
+/** Connect's FileStreamSinkConnector: appends each record's value as one line to a file. */
+export class FileStreamSinkConnector extends SinkConnector {
+  #props: Readonly<Record<string, string>> = {};
+
+  version(): string {
+    return VERSION;
+  }
+
+  config(): typeof FILE_STREAM_SINK_CONFIG {
+    return FILE_STREAM_SINK_CONFIG;
+  }
+
+  start(props: Readonly<Record<string, string>>): void {
+    FILE_STREAM_SINK_CONFIG.parse(props);
+    this.#props = props;
+  }
+
+  /** Every task writes to the same file, as in Connect. */
+  taskConfigs(maxTasks: number): Record<string, string>[] {
+    return Array.from({ length: maxTasks }, () => ({ ...this.#props }));
+  }
+
+  stop(): void {}
+}
+
+/** Text of one value: strings as they are, bytes as UTF-8, structured values as JSON, null as "null". */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return 'null';
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value !== 'object') return String(value);
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    const original = this[key];
+    if (original instanceof Uint8Array) return Buffer.from(original).toString('base64');
+    if (original instanceof Map) return Object.fromEntries(original);
+    return typeof v === 'bigint' ? v.toString() : v;
+  });
+}
+
+/**
+ * Writes each batch with a single append so that batches from several threads or tasks sharing the
+ * file never interleave inside a line. Like Connect it does not fsync: a successful put means the
+ * operating system has the bytes.
+ */
+export class FileStreamSinkTask extends SinkTask {
+  #handle: FileHandle | undefined;
+
+  version(): string {
+    return VERSION;
+  }
+
+  async start(props: Readonly<Record<string, string>>): Promise<void> {
+    const { file } = FILE_STREAM_SINK_CONFIG.parse(props);
+    if (file !== null) this.#handle = await open(file, 'a');
+  }
+
+  async put(records: readonly SinkRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    let text = '';
+    for (const record of records) text += `${formatValue(record.value)}\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    if (this.#handle === undefined) {
+      await new Promise<void>((resolve, reject) =>
+        process.stdout.write(bytes, (e) => (e ? reject(e) : resolve())),
+      );
+      return;
+    }
+    let written = 0;
+    while (written < bytes.length) {
+      const { bytesWritten } = await this.#handle.write(bytes, written, bytes.length - written);
+      written += bytesWritten;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close();
+  }
+}
