@@ -82,8 +82,32 @@ async function resolveClasspath(version: string): Promise<string> {
   return file;
 }
 
+/** ApiVersions, retried for a while: a broker that opened its port may still be starting. */
+async function apiVersionsWithRetry(
+  brokers: string,
+  deadlineMs = 30_000,
+): Promise<Awaited<ReturnType<typeof apiVersions>>> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      return await apiVersions(brokers, 3_000);
+    } catch (err) {
+      if (Date.now() > deadline) {
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new Error(
+          `something listens on ${brokers} but did not answer a Kafka ApiVersions request for ` +
+            `${deadlineMs / 1000} s (${reason}). Is it a Kafka broker? Set KAFKA_PORT to a free port ` +
+            'to let the harness start one, or SHARESINK_TEST_BROKERS to a working broker.',
+          { cause: err },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 async function assertShareGroupsOn(brokers: string): Promise<void> {
-  const apis = await apiVersions(brokers);
+  const apis = await apiVersionsWithRetry(brokers);
   const missing = [ApiKey.ShareGroupHeartbeat, ApiKey.ShareFetch, ApiKey.ShareAcknowledge].filter(
     (k) => !apis.has(k),
   );

@@ -144,8 +144,8 @@ export function rawRequest(
 }
 
 /** ApiVersions v0: the API keys the broker supports and their version ranges. */
-export async function apiVersions(broker: string): Promise<Map<number, ApiVersionRange>> {
-  const r = new Reader(await rawRequest(broker, ApiKey.ApiVersions, 0, Buffer.alloc(0)));
+export async function apiVersions(broker: string, timeoutMs?: number): Promise<Map<number, ApiVersionRange>> {
+  const r = new Reader(await rawRequest(broker, ApiKey.ApiVersions, 0, Buffer.alloc(0), timeoutMs));
   const errorCode = r.int16();
   if (errorCode !== 0) throw new Error(`ApiVersions failed with error code ${errorCode}`);
   const out = new Map<number, ApiVersionRange>();
