@@ -49,17 +49,19 @@ export function resolveConnectorModule(connectorClass: string, cwd: string = pro
 }
 
 /** Imports a connector module and checks its shape; throws SHARESINK_CONNECTOR_MODULE_INVALID otherwise. */
-export async function loadConnectorModule(specifier: string): Promise<ConnectorModule> {
+export async function loadConnectorModule(
+  specifier: string,
+  importModule: (specifier: string) => Promise<unknown> = (s) => import(s),
+): Promise<ConnectorModule> {
   let ns: { default?: unknown };
   try {
-    ns = (await import(specifier)) as { default?: unknown };
+    ns = (await importModule(specifier)) as { default?: unknown };
   } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
     throw new SharesinkError(
       'SHARESINK_CONNECTOR_MODULE_INVALID',
-      `Cannot import connector module ${specifier}`,
-      {
-        cause,
-      },
+      `Cannot import connector module ${specifier}: ${reason}`,
+      { cause },
     );
   }
   return asConnectorModule(ns.default, specifier);

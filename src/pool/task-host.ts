@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
-import { asConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
+import { loadConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
 import { convertBatch } from '../connect/converters/convert-batch.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
@@ -19,6 +19,7 @@ import type {
   PutResult,
   RecordRejection,
 } from './protocol.js';
+import { importModule } from './import-module.js';
 import { decodeWireBatch } from './wire-batch.js';
 
 interface Hosted {
@@ -116,14 +117,12 @@ export class TaskHost {
   }
 
   async #create(request: PutRequest): Promise<Hosted> {
-    this.#module ??= import(this.#specifier).then((ns: { default?: unknown }) =>
-      asConnectorModule(ns.default, this.#specifier),
-    );
+    this.#module ??= loadConnectorModule(this.#specifier, importModule);
     const module = await this.#module.catch((error: unknown) => {
       this.#module = undefined;
       throw error;
     });
-    const converters = await createConverters(request.converters);
+    const converters = await createConverters(request.converters, importModule);
     const instance = new module.task();
     const hosted: Hosted = {
       taskId: request.taskId,
