@@ -17,6 +17,7 @@ import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import type { SASLOptions, Mechanism } from 'kafkajs';
 import type { Logger } from 'pino';
 import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from './errors.js';
+import { CompressionType, decompress, lz4, snappy } from './compression.js';
 import type { ApiRequest } from './protocol/api.js';
 import { Reader } from './protocol/reader.js';
 
@@ -257,5 +258,54 @@ export function translateKafkajsError(address: string, err: unknown): unknown {
     }
     default:
       return err;
+  }
+}
+
+// ── compression codecs for kafkajs's own consumer / producer (classic mode) ───────────────────────────────
+
+let codecsRegistered = false;
+
+/**
+ * Registers snappy, lz4 and zstd in kafkajs's public `CompressionCodecs` registry, backed by the same
+ * packages the share path uses (see compression.ts), so a kafkajs consumer (classic mode) can read batches
+ * in every codec. zstd is decompression-only: a kafkajs producer asking for zstd fails. Idempotent; does not
+ * replace a codec the embedder registered first.
+ */
+export function registerKafkajsCompressionCodecs(): void {
+  if (codecsRegistered) return;
+  codecsRegistered = true;
+  const kafkajs = require('kafkajs') as {
+    CompressionTypes: Record<'Snappy' | 'LZ4' | 'ZSTD', number>;
+    CompressionCodecs: Record<number, () => unknown>;
+  };
+  const { CompressionTypes: T, CompressionCodecs: C } = kafkajs;
+  const codec =
+    (id: number, compress: (b: Buffer) => Buffer | Promise<Buffer>) =>
+    (): { compress(e: { buffer: Buffer }): Promise<Buffer>; decompress(b: Buffer): Promise<Buffer> } => ({
+      compress: async (e) => compress(e.buffer),
+      decompress: (b) => decompress(id, b),
+    });
+  const mine = [
+    [T.Snappy, codec(CompressionType.SNAPPY, (b) => snappy().compressSync(b))],
+    [T.LZ4, codec(CompressionType.LZ4, (b) => lz4().compressFrameSync(b))],
+    [
+      T.ZSTD,
+      codec(CompressionType.ZSTD, () => {
+        throw new TypeError('sharesink provides zstd decompression only; produce with another codec');
+      }),
+    ],
+  ] as const;
+  for (const [type, factory] of mine) {
+    // kafkajs's defaults for these throw KafkaJSNotImplemented; keep anything the embedder registered.
+    const current = C[type];
+    const usable = ((): boolean => {
+      try {
+        current?.();
+        return current !== undefined;
+      } catch {
+        return false;
+      }
+    })();
+    if (!usable) C[type] = factory;
   }
 }
