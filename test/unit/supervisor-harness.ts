@@ -48,6 +48,8 @@ export interface SimOptions {
   /** Broker round trips. */
   renewLatencyMs: number;
   ackLatencyMs: number;
+  /** Event-loop lag: the supervisor's timers fire this much late (a stalled loop, a GC pause). */
+  timerLagMs?: number;
   supervisor?: Partial<Omit<LockSupervisorOptions, 'clock' | 'logger'>>;
 }
 
@@ -73,8 +75,14 @@ export class ShareSim {
       { level: 'debug' },
       { write: (s: string) => this.lines.push(JSON.parse(s) as LogLine) },
     );
+    const lag = options.timerLagMs ?? 0;
+    const clock = this.clock;
     this.supervisor = new LockSupervisor({
-      clock: this.clock,
+      clock: {
+        now: () => clock.now(),
+        setTimeout: (fn, ms) => clock.setTimeout(fn, ms + lag),
+        clearTimeout: (handle) => clock.clearTimeout(handle),
+      },
       logger: this.logger,
       lockDurationMs: options.lockMs,
       renewAvailable: options.renewAvailable,
@@ -112,7 +120,10 @@ export class ShareSim {
     armExpiry();
 
     let put: unknown;
-    const send = (e: BatchEvent) => actor.send(e);
+    // A real owner drops replies for a batch that has already finished, and so does the sim.
+    const send = (e: BatchEvent) => {
+      if (actor.getSnapshot().status === 'active') actor.send(e);
+    };
     const machine = createBatchMachine({
       startPut: () => {
         this.putting.add(p.id);
