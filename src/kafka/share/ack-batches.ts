@@ -5,6 +5,7 @@
  * (KIP-932). Contiguous offsets share a batch; a run where every type is equal is sent in the compact
  * one-type form, which keeps the common case (a whole accepted batch) to a single 17-byte entry.
  */
+import type { AcknowledgementBatch } from '../protocol/messages/share-acknowledge.js';
 
 /** Kafka's AcknowledgeType codes (ShareFetch / ShareAcknowledge). */
 export const AckCode = {
@@ -18,12 +19,7 @@ export const AckCode = {
 /** What an application can say of a record it was given. */
 export type AcknowledgeType = 'accept' | 'release' | 'reject' | 'renew';
 
-export interface AckBatch {
-  readonly firstOffset: number;
-  readonly lastOffset: number;
-  /** One entry for the whole range, or `lastOffset - firstOffset + 1` entries, one per offset. */
-  readonly acknowledgeTypes: readonly number[];
-}
+export type AckBatch = AcknowledgementBatch;
 
 /**
  * Builds the acknowledgement batches for one partition.

@@ -48,6 +48,6 @@ export interface ShareTransport {
   /** True when the node speaks ShareAcknowledge v2 (RENEW, Kafka ≥ 4.2). */
   supportsRenew(nodeId: number): Promise<boolean>;
   /** Every complete RecordBatch in a partition's `Records` bytes. */
-  decodeRecords(records: Buffer): DecodedBatch[];
+  decodeRecords(records: Buffer): Promise<DecodedBatch[]>;
   close(): Promise<void>;
 }
