@@ -125,6 +125,20 @@ function readBatchHeader(buf: Buffer, pos: number, verifyCrc: boolean): BatchHea
       },
     );
   }
+  // The CRC first: every field after it is only trusted once it matches.
+  if (verifyCrc) {
+    const expected = buf.readUInt32BE(pos + CRC_OFFSET);
+    const actual = crc32c(buf, pos + ATTRIBUTES_OFFSET, end);
+    if (expected !== actual) {
+      const lastOffset = baseOffset + buf.readInt32BE(pos + ATTRIBUTES_OFFSET + 2);
+      throw new CorruptRecordBatchError(
+        `record batch ${baseOffset}..${lastOffset} failed its CRC-32C check ` +
+          `(stored ${expected.toString(16)}, computed ${actual.toString(16)})`,
+        baseOffset,
+        lastOffset,
+      );
+    }
+  }
   r.pos = pos + ATTRIBUTES_OFFSET;
   const attributes = r.int16();
   const lastOffsetDelta = r.int32();
@@ -142,18 +156,6 @@ function readBatchHeader(buf: Buffer, pos: number, verifyCrc: boolean): BatchHea
     baseSequence: r.int32(),
     recordCount: r.int32(),
   };
-  if (verifyCrc) {
-    const expected = buf.readUInt32BE(pos + CRC_OFFSET);
-    const actual = crc32c(buf, pos + ATTRIBUTES_OFFSET, end);
-    if (expected !== actual) {
-      throw new CorruptRecordBatchError(
-        `record batch ${h.baseOffset}..${h.lastOffset} failed its CRC-32C check ` +
-          `(stored ${expected.toString(16)}, computed ${actual.toString(16)})`,
-        h.baseOffset,
-        h.lastOffset,
-      );
-    }
-  }
   if (h.recordCount < 0) {
     throw new KafkaProtocolError(`record batch at offset ${baseOffset} has record count ${h.recordCount}`);
   }
