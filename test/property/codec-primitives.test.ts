@@ -16,7 +16,7 @@ interface Prim<T> {
 }
 
 const str = fc.string({ unit: 'grapheme', maxLength: 40 });
-const buf = fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b));
+const buf: fc.Arbitrary<Buffer> = fc.uint8Array({ maxLength: 64 }).map((b): Buffer => Buffer.from(b));
 
 function prim<T>(p: Prim<T>): Prim<unknown> {
   return p as Prim<unknown>;

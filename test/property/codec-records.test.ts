@@ -6,8 +6,8 @@ import { CorruptRecordBatchError, KafkaProtocolError } from '../../src/kafka/err
 import { decodeRecordBatches, decodeRecordBatchesSync, type RecordBatch } from '../../src/kafka/records.js';
 import { encodeBatch, type TestBatch, type TestRecord } from '../unit/kafka/record-batch-builder.js';
 
-const bytesOrNull = fc.option(
-  fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
+const bytesOrNull: fc.Arbitrary<Buffer | null> = fc.option(
+  fc.uint8Array({ maxLength: 40 }).map((b): Buffer => Buffer.from(b)),
   { nil: null, freq: 5 },
 );
 
@@ -28,7 +28,10 @@ const batchArb: fc.Arbitrary<Omit<TestBatch, 'baseOffset'>> = fc
     >,
     logAppendTime: fc.boolean(),
     transactional: fc.boolean(),
-    control: fc.boolean({ freq: 5 }) as fc.Arbitrary<boolean>,
+    control: fc.oneof(
+      { arbitrary: fc.constant(false), weight: 4 },
+      { arbitrary: fc.constant(true), weight: 1 },
+    ),
     baseTimestamp: fc.integer({ min: 0, max: 2 ** 42 }),
     maxTimestamp: fc.integer({ min: 0, max: 2 ** 42 }),
     producerId: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 2 ** 40 })),
