@@ -3,10 +3,13 @@
 // sees that group.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  consumeClassic,
   createTopic,
   deleteTopics,
+  kafkaVersion,
   produce,
   runJavaToolOk,
+  setGroupConfig,
   setShareAutoOffsetReset,
   testBrokers,
   Tools,
@@ -17,9 +20,12 @@ import {
 describe('foundation: Java share consumer on the test broker', () => {
   const topic = uniqueTopic('foundation-share');
   const group = uniqueGroup('foundation-share');
+  const dlqSource = uniqueTopic('foundation-dlq-source');
+  const dlqGroup = uniqueGroup('foundation-dlq');
+  const dlqTopic = `dlq.${dlqGroup}`;
 
   afterAll(async () => {
-    await deleteTopics([topic]);
+    await deleteTopics([topic, dlqSource]);
   });
 
   it('delivers kafkajs-produced records to ConsoleShareConsumer in a share group', async () => {
@@ -69,5 +75,50 @@ describe('foundation: Java share consumer on the test broker', () => {
     ]);
     expect(described.stdout).toContain(group);
     expect(described.stdout).toContain(topic);
+  });
+
+  it('sends records the share consumer rejects to the group dead-letter topic (4.4+: share.version 2)', async () => {
+    await createTopic(dlqSource, { partitions: 1 });
+    const configs = {
+      'share.auto.offset.reset': 'earliest',
+      'errors.deadletterqueue.topic.name': dlqTopic,
+      'errors.deadletterqueue.copy.record.enable': 'true',
+    };
+    const [major = 0, minor = 0] = kafkaVersion().split('.').map(Number);
+    if (major === 4 && minor < 4) {
+      // 4.2/4.3 have no share-group DLQ: the group config does not exist there
+      await expect(setGroupConfig(dlqGroup, configs)).rejects.toThrow(/Unknown group config name/);
+      return;
+    }
+    await setGroupConfig(dlqGroup, configs);
+    await produce(dlqSource, ['bad-0', 'bad-1', 'bad-2']);
+
+    await runJavaToolOk(
+      Tools.ConsoleShareConsumer,
+      [
+        '--bootstrap-server',
+        testBrokers(),
+        '--topic',
+        dlqSource,
+        '--group',
+        dlqGroup,
+        '--max-messages',
+        '3',
+        '--timeout-ms',
+        '30000',
+        '--reject',
+      ],
+      { timeoutMs: 90_000 },
+    );
+
+    // the broker creates the DLQ topic itself (errors.deadletterqueue.auto.create.topics.enable=true)
+    const dead = await consumeClassic(dlqTopic, 3, { timeoutMs: 60_000 });
+    expect(dead.map((r) => r.value).sort()).toEqual(['bad-0', 'bad-1', 'bad-2']);
+    for (const r of dead) {
+      expect(r.headers['__dlq.errors.topic']).toBe(dlqSource);
+      expect(r.headers['__dlq.errors.group']).toBe(dlqGroup);
+      expect(r.headers['__dlq.errors.delivery.count']).toBe('1');
+    }
+    await deleteTopics([dlqTopic]);
   });
 });

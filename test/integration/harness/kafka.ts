@@ -246,3 +246,65 @@ export function setShareAutoOffsetReset(
 ): Promise<void> {
   return setGroupConfig(group, { 'share.auto.offset.reset': value });
 }
+
+export interface ConsumedRecord {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: string | null;
+  headers: Record<string, string>;
+}
+
+/**
+ * Reads `count` records from the beginning of `topic` with a kafkajs classic consumer in a fresh
+ * group, then disconnects. Rejects if they do not all arrive within timeoutMs.
+ */
+export async function consumeClassic(
+  topic: string,
+  count: number,
+  options: { timeoutMs?: number; groupId?: string } = {},
+): Promise<ConsumedRecord[]> {
+  const { timeoutMs = 60_000, groupId = uniqueGroup('classic-reader') } = options;
+  const consumer = kafkaClient('sharesink-test-consumer').consumer({
+    groupId,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1_000,
+  });
+  const seen: ConsumedRecord[] = [];
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`only ${seen.length}/${count} records from ${topic} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      consumer
+        .run({
+          eachMessage: async ({ topic: t, partition, message }) => {
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(message.headers ?? {})) {
+              if (v !== undefined) headers[k] = Array.isArray(v) ? v.map(String).join(',') : v.toString();
+            }
+            seen.push({
+              topic: t,
+              partition,
+              offset: message.offset,
+              key: message.key?.toString() ?? null,
+              value: message.value?.toString() ?? null,
+              headers,
+            });
+            if (seen.length >= count) {
+              clearTimeout(timer);
+              resolve();
+            }
+          },
+        })
+        .catch(reject);
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+  return seen;
+}
