@@ -55,7 +55,7 @@ export class JsonConverter implements Converter {
   #schemasEnabled = true;
   #options: JsonDataOptions = { decimalFormat: 'BASE64', replaceNullWithDefault: true };
 
-  configure(configs: Readonly<Record<string, string>>): void {
+  configure(configs: Readonly<Record<string, string>>, _isKey = false): void {
     const parsed = CONFIG.parse(configs);
     this.#schemasEnabled = parsed['schemas.enable'];
     this.#options = {

@@ -39,7 +39,7 @@ const CONFIG = new ConfigDef()
 export class StringConverter implements Converter {
   #encoding: BufferEncoding = 'utf8';
 
-  configure(configs: Readonly<Record<string, string>>): void {
+  configure(configs: Readonly<Record<string, string>>, _isKey = false): void {
     const parsed = CONFIG.parse(configs);
     const name = (parsed.encoding ?? parsed['converter.encoding']).toLowerCase();
     this.#encoding = ENCODINGS[name] ?? 'utf8';
