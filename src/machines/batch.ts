@@ -162,11 +162,9 @@ export const batchMachine = setup({
     countAttempt: assign({ attempt: ({ context }) => context.attempt + 1 }),
     countRenewal: assign({ renewCount: ({ context }) => context.renewCount + 1 }),
     extendLock: assign({
-      // A late reply to an older renew must never move the deadline backwards.
-      lockDeadline: ({ context, event }) =>
-        event.type === 'RENEWED'
-          ? Math.max(context.lockDeadline ?? event.until, event.until)
-          : context.lockDeadline,
+      // The broker's reply is the truth, even when shorter: a lock duration lowered in the group
+      // config applies from the renewal on, and an optimistic deadline is how locks expire silently.
+      lockDeadline: ({ context, event }) => (event.type === 'RENEWED' ? event.until : context.lockDeadline),
     }),
     keepAckError: assign({
       ackError: ({ event }) => (event.type === 'ACK_FAILED' ? event.errorCode : undefined),
@@ -294,10 +292,9 @@ export const batchMachine = setup({
                 },
               },
             },
-            renewing: {},
-          },
-          on: {
-            RENEWED: { guard: 'isShare', target: '.held', actions: 'extendLock' },
+            renewing: {
+              on: { RENEWED: { guard: 'isShare', target: 'held', actions: 'extendLock' } },
+            },
           },
         },
       },

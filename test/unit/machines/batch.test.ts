@@ -80,7 +80,7 @@ describe('batch machine: acquired', () => {
     });
   });
 
-  it('renews while waiting for a worker, and a late reply never moves the deadline back', () => {
+  it('renews while waiting for a worker; a stray reply with no renew pending is ignored', () => {
     const [renewing, fx] = run([{ type: 'LOCK_RENEW_DUE' }]);
     let s = renewing;
     expect(batchStateName(s)).toBe('acquired/renewing');
