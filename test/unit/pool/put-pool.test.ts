@@ -210,6 +210,21 @@ describe('PutPool with real worker threads', () => {
     expect(events[2]!.thread).not.toBe(events[0]!.thread);
   });
 
+  it('aborting costs every task instance on that thread, and each is re-created on its next put', async () => {
+    const p = pool('hung');
+    const bystander = task();
+    const victim = task();
+    expect(await p.put(bystander, records(['fine']))).toMatchObject({ kind: 'ok', taskStarted: true });
+    const controller = new AbortController();
+    const hung = p.put(victim, records(['hang']), { signal: controller.signal });
+    await waitFor(() => readEvents(victim.events).some((e) => e.event === 'put'));
+    controller.abort();
+    expect((await hung).kind).toBe('aborted');
+    expect(await p.put(bystander, records(['fine']))).toMatchObject({ kind: 'ok', taskStarted: true });
+    expect(readEvents(bystander.events).map((e) => e.event)).toEqual(['start', 'put', 'start', 'put']);
+    expect(await p.stopTask(victim.id)).toEqual({ stopped: 0, failed: [], timedOut: [] });
+  });
+
   it('an already aborted signal never reaches a thread', async () => {
     const p = pool('ok');
     const t = task();
