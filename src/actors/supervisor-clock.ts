@@ -6,20 +6,24 @@
 export type TimerHandle = unknown;
 
 export interface Clock {
-  /** Milliseconds on a monotonic scale; lock deadlines and `acquiredAt` must use the same clock. */
+  /** Milliseconds; a batch's `acquiredAt` and `RENEWED.until` must be read from this same clock. */
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
 
+/** Node clamps longer delays to 1 ms (with a warning), which would turn a far deadline into a busy loop. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * Real time. `performance.now()` because lock deadlines must not jump with wall-clock corrections;
- * timers are unref'd so supervision alone never keeps a process alive.
+ * Real time. `Date.now()` because acquisition times and renew replies are stamped with it across the
+ * runtime; a wall-clock jump only moves a renew or an expiry verdict, and either is counted, never
+ * silent. Timers are unref'd so supervision alone never keeps a process alive.
  */
 export const systemClock: Clock = {
-  now: () => performance.now(),
+  now: () => Date.now(),
   setTimeout(fn, ms) {
-    const timer = setTimeout(fn, Math.max(0, ms));
+    const timer = setTimeout(fn, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
     timer.unref();
     return timer;
   },

@@ -130,6 +130,11 @@ export class LockSupervisor {
     return this.#watches.size;
   }
 
+  /** The supervisor's clock: stamp `acquiredAt` and renew send times with it. */
+  now(): number {
+    return this.#clock.now();
+  }
+
   get lockDurationMs(): number {
     return this.#lockDurationMs;
   }

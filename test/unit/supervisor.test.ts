@@ -265,6 +265,25 @@ describe('LockSupervisor', () => {
     expect(batchStateName(actor.getSnapshot())).toBe('acquired');
   });
 
+  it('can watch an actor before it starts, and tells its clock', () => {
+    const clock = new SimulatedClock(1_000);
+    const supervisor = new LockSupervisor({
+      clock,
+      logger: pino({ enabled: false }),
+      lockDurationMs: 10_000,
+    });
+    expect(supervisor.now()).toBe(1_000);
+    const actor = createActor(batchMachine, {
+      input: { batchId: 'early', recordCount: 1, mode: 'share', acquiredAt: supervisor.now() },
+    });
+    supervisor.watch(actor);
+    actor.start();
+    actor.send({ type: 'DISPATCH' });
+    clock.advanceTo(9_000);
+    expect(actor.getSnapshot().value).toBe('acknowledging');
+    expect(actor.getSnapshot().context.outcome).toEqual({ kind: 'release', reason: 'renew-unavailable' });
+  });
+
   it('supervises only the put timeout of classic batches', () => {
     const clock = new SimulatedClock();
     const supervisor = new LockSupervisor({ clock, logger: pino({ enabled: false }), putTimeoutMs: 1_000 });
