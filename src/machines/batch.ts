@@ -25,7 +25,7 @@ export type AckDisposition =
   | { kind: 'accept' }
   | { kind: 'release'; reason: ReleaseReason }
   | { kind: 'reject'; reason: RejectReason }
-  /** ACCEPT every record except `rejectedOffsets`, which are REJECTed. */
+  /** ACCEPT every record except `rejectedOffsets` (as identified in PUT_PER_RECORD), which are REJECTed. */
   | { kind: 'partial'; rejectedOffsets: readonly number[] };
 
 /** `expired`: nothing is acknowledged, the broker already took the records back when the lock ran out. */
@@ -62,6 +62,10 @@ export type BatchEvent =
   | { type: 'PUT_OK' }
   | { type: 'PUT_RETRIABLE'; error?: unknown }
   | { type: 'PUT_FATAL'; error?: unknown }
+  /**
+   * `rejectedOffsets` identify records within the batch; they need only be distinct per record, so
+   * batch indexes serve (and are safer than Kafka offsets when a batch spans partitions).
+   */
   | { type: 'PUT_PER_RECORD'; rejectedOffsets: readonly number[] }
   | { type: 'PUT_TIMEOUT' }
   /** The put ended because something outside this machine cancelled it (pool closing, task stopping). */
