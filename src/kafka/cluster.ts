@@ -108,8 +108,9 @@ export class KafkaCluster {
   private readonly nodesById = new Map<number, BrokerNode>();
   private readonly byName = new Map<string, TopicMetadata>();
   private readonly byId = new Map<string, TopicMetadata>();
-  private readonly conns = new Map<number, BrokerConnection>();
-  private readonly pending = new Map<number, Promise<BrokerConnection>>();
+  /** Keyed by `${nodeId}/${lane}`. */
+  private readonly conns = new Map<string, BrokerConnection>();
+  private readonly pending = new Map<string, Promise<BrokerConnection>>();
   private bootstrapConn: BrokerConnection | undefined;
   private bootstrapPending: Promise<BrokerConnection> | undefined;
   private closed = false;
@@ -175,9 +176,11 @@ export class KafkaCluster {
     const old = this.nodesById.get(node.nodeId);
     this.nodesById.set(node.nodeId, node);
     if (old !== undefined && (old.host !== node.host || old.port !== node.port)) {
-      const conn = this.conns.get(node.nodeId);
-      this.conns.delete(node.nodeId);
-      if (conn !== undefined) void conn.close();
+      for (const [key, conn] of this.conns) {
+        if (!key.startsWith(`${node.nodeId}/`)) continue;
+        this.conns.delete(key);
+        void conn.close();
+      }
     }
   }
 
@@ -224,12 +227,20 @@ export class KafkaCluster {
     }
   }
 
-  /** A connection to broker `nodeId`, opened (with backoff) if there is none or it closed. */
-  connectionTo(nodeId: number): Promise<BrokerConnection> {
+  /**
+   * A connection to broker `nodeId`, opened (with backoff) if there is none or it closed.
+   *
+   * `lane` names a separate connection to the same broker. A broker handles one request at a time per
+   * connection, in order, so a long-polling ShareFetch (up to MaxWaitMs) delays whatever is queued behind it on
+   * the same socket. Give long polls their own lane (e.g. `'fetch'`) to keep heartbeats and acknowledgements on
+   * the `'default'` lane prompt.
+   */
+  connectionTo(nodeId: number, lane = 'default'): Promise<BrokerConnection> {
     this.assertOpen();
-    const existing = this.conns.get(nodeId);
+    const key = `${nodeId}/${lane}`;
+    const existing = this.conns.get(key);
     if (existing?.connected) return Promise.resolve(existing);
-    const inFlight = this.pending.get(nodeId);
+    const inFlight = this.pending.get(key);
     if (inFlight !== undefined) return inFlight;
     const p = this.withBackoff(`connecting to node ${nodeId}`, async () => {
       let node = this.nodesById.get(nodeId);
@@ -243,31 +254,31 @@ export class KafkaCluster {
       return this.open(this.connectionOptions(nodeId, node.host, node.port));
     }).then(
       (conn) => {
-        this.pending.delete(nodeId);
+        this.pending.delete(key);
         if (this.closed) {
           void conn.close();
           throw new KafkaConnectionError(conn.address, 'the KafkaCluster is closed');
         }
-        this.conns.set(nodeId, conn);
+        this.conns.set(key, conn);
         conn.onClose(() => {
-          if (this.conns.get(nodeId) === conn) this.conns.delete(nodeId);
-          this.logger.debug({ nodeId, broker: conn.address }, 'connection closed');
+          if (this.conns.get(key) === conn) this.conns.delete(key);
+          this.logger.debug({ nodeId, lane, broker: conn.address }, 'connection closed');
         });
         return conn;
       },
       (err: unknown) => {
-        this.pending.delete(nodeId);
+        this.pending.delete(key);
         throw err;
       },
     );
-    this.pending.set(nodeId, p);
+    this.pending.set(key, p);
     return p;
   }
 
   /** Some live connection, for cluster-wide requests (Metadata, FindCoordinator, configs). */
   anyConnection(): Promise<BrokerConnection> {
     this.assertOpen();
-    for (const c of this.conns.values()) if (c.connected) return Promise.resolve(c);
+    for (const [key, c] of this.conns) if (key.endsWith('/default') && c.connected) return Promise.resolve(c);
     if (this.bootstrapConn?.connected) return Promise.resolve(this.bootstrapConn);
     if (this.bootstrapPending !== undefined) return this.bootstrapPending;
     const p = this.withBackoff('bootstrap', async (n) => {

@@ -178,6 +178,19 @@ describe('KafkaCluster', () => {
     expect(opened.filter((o) => o.nodeId === 2)).toHaveLength(2);
   });
 
+  it('lanes are separate connections to the same node', async () => {
+    const { c, opened } = cluster(() => metadata([]));
+    await c.connect();
+    const a = await c.connectionTo(1);
+    const f = await c.connectionTo(1, 'fetch');
+    expect(f).not.toBe(a);
+    expect(await c.connectionTo(1, 'fetch')).toBe(f);
+    expect(opened.filter((o) => o.nodeId === 1)).toHaveLength(2);
+    expect(await c.anyConnection()).toBe(a);
+    c.updateNodes([{ nodeId: 1, host: 'moved', port: 1, rack: null }]);
+    expect([a, f].map((x) => x.connected)).toEqual([false, false]);
+  });
+
   it('gives up after maxAttempts with the connection error', async () => {
     const { c } = cluster(() => metadata([]), { 'b2:9092': 99 });
     await c.connect();
