@@ -91,7 +91,7 @@ describe('decodeRecordBatches', () => {
 
   it('a CRC mismatch names the batch; verifyCrc: false skips the check', () => {
     const bytes = encodeBatch(simpleBatch(10, ['abc']));
-    bytes[bytes.length - 2] ^= 0xff;
+    bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 0xff;
     let error: unknown;
     try {
       decodeRecordBatchesSync(bytes);
