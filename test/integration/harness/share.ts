@@ -200,15 +200,39 @@ export interface RawRecord {
   headers: Map<string, Buffer | null>;
 }
 
+/** Waits until `topic` exists with a leader for every partition (e.g. one the broker creates itself). */
+export async function waitForTopic(topic: string, timeoutMs = 30_000): Promise<void> {
+  const admin = kafkaClient('sharesink-test-admin').admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if ((await admin.listTopics()).includes(topic)) {
+        // right after creation the metadata may still say UNKNOWN_TOPIC_OR_PARTITION: ask again
+        const ready = await admin.fetchTopicMetadata({ topics: [topic] }).then(
+          ({ topics }) => topics[0]?.partitions.every((p) => p.leader >= 0) ?? false,
+          () => false,
+        );
+        if (ready) return;
+      }
+      if (Date.now() > deadline) throw new Error(`topic ${topic} did not appear within ${timeoutMs} ms`);
+      await sleep(200);
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /**
  * Reads `topic` from the beginning with a kafkajs classic consumer in a fresh group until `count`
- * records came, or rejects after `timeoutMs` naming how many did.
+ * records came, or rejects after `timeoutMs` naming how many did. Waits for the topic to exist first.
  */
 export async function readFromBeginning(
   topic: string,
   count: number,
   timeoutMs = 30_000,
 ): Promise<RawRecord[]> {
+  await waitForTopic(topic, timeoutMs);
   const consumer = kafkaClient('sharesink-test-reader').consumer({
     groupId: uniqueGroup('reader'),
     sessionTimeout: 10_000,
