@@ -80,27 +80,29 @@ const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
 const PER_CODEC = 40;
 
 describe('ShareConsumer decodes real record batches', () => {
-  it('decodes Java-produced batches of every compression codec, values and counts exact', async () => {
-    const topic = uniqueTopic('sr-codecs');
-    const group = uniqueGroup('sr-codecs');
-    topics.push(topic);
-    await createTopic(topic);
-    await setGroupConfig(group, { 'share.auto.offset.reset': 'earliest' });
+  const topic = uniqueTopic('sr-codecs');
+  const total = CODECS.length * PER_CODEC;
+  let produced: Promise<void> | undefined;
 
-    const produced = await runJavaProducer({ topic, codecs: CODECS, count: PER_CODEC });
-    for (const codec of CODECS) {
-      const stats = produced.get(codec)!;
-      // the producer itself says it batched (and compressed, except for none)
-      expect(stats['record-send-total']).toBe(PER_CODEC);
-      expect(stats['records-per-request-avg'], codec).toBeGreaterThan(1);
-      if (codec === 'none') expect(stats['compression-rate-avg']).toBe(1);
-      else expect(stats['compression-rate-avg'], codec).toBeLessThan(0.5);
-    }
+  /** One JVM: 40 records per codec to partition 0, in codec order (offsets 0-39 none, 40-79 gzip, …). */
+  function produceCodecs(): Promise<void> {
+    produced ??= (async () => {
+      topics.push(topic);
+      await createTopic(topic);
+      const stats = await runJavaProducer({ topic, codecs: CODECS, count: PER_CODEC });
+      for (const codec of CODECS) {
+        const s = stats.get(codec)!;
+        // the producer itself says it batched (and compressed, except for none)
+        expect(s['record-send-total']).toBe(PER_CODEC);
+        expect(s['records-per-request-avg'], codec).toBeGreaterThan(1);
+        if (codec === 'none') expect(s['compression-rate-avg']).toBe(1);
+        else expect(s['compression-rate-avg'], codec).toBeLessThan(0.5);
+      }
+    })();
+    return produced;
+  }
 
-    const c = consumer(group);
-    await c.subscribe([topic]);
-    const total = CODECS.length * PER_CODEC;
-    const got = await consumeAccepting(c, total, 30_000);
+  function expectExact(got: readonly ShareRecord[]): void {
     expect(got).toHaveLength(total);
     expect(got.map((r) => r.offset)).toEqual(Array.from({ length: total }, (_, i) => i));
     got.forEach((r, n) => {
@@ -111,9 +113,51 @@ describe('ShareConsumer decodes real record batches', () => {
       expect(r.headers.map((h) => [h.key, h.value?.toString()])).toEqual([['i', String(i)]]);
       expect(r.deliveryCount).toBe(1);
     });
+  }
+
+  it('decodes Java-produced batches of every compression codec, values and counts exact', async () => {
+    await produceCodecs();
+    const group = uniqueGroup('sr-codecs');
+    await setGroupConfig(group, { 'share.auto.offset.reset': 'earliest' });
+    const c = consumer(group);
+    await c.subscribe([topic]);
+    expectExact(await consumeAccepting(c, total, 30_000));
     expect(c.metrics.accepted).toBe(total);
     expect(c.metrics.gaps).toBe(0);
     expect(await pollFor(c, 1500)).toEqual([]);
+  });
+
+  it('record_limit acquires parts of compressed batches; only the acquired records come out', async () => {
+    await produceCodecs();
+    const group = uniqueGroup('sr-codecs-part');
+    await setGroupConfig(group, { 'share.auto.offset.reset': 'earliest' });
+    const c = new ShareConsumer({
+      brokers: testBrokers().split(','),
+      groupId: group,
+      logger,
+      clientId: 'sharesink-it',
+      maxRecords: 7,
+      acquireMode: 'record_limit',
+    });
+    consumers.push(c);
+    await c.subscribe([topic]);
+    const sizes: number[] = [];
+    const got: ShareRecord[] = [];
+    const deadline = Date.now() + 30_000;
+    while (got.length < total && Date.now() < deadline) {
+      const batch = await c.poll({ maxWaitMs: 500 });
+      if (batch.length === 0) continue;
+      sizes.push(batch.length);
+      got.push(...batch);
+      const [results] = await Promise.all([c.acknowledge(batch, 'accept'), c.commit()]);
+      for (const r of results) expect(r.error).toBeNull();
+    }
+    console.log(`[share-records] record_limit(7): ${sizes.length} polls, sizes ${sizes.join(',')}`);
+    // each 40-record batch (one per codec) was handed out 7 records at a time
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(7);
+    expect(sizes.length).toBeGreaterThanOrEqual(Math.ceil(total / 7));
+    expectExact(got);
+    expect(c.metrics.gaps).toBe(0);
   });
 });
 
