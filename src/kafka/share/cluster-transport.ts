@@ -44,7 +44,8 @@ export function createClusterTransport(options: ClusterTransportOptions): ShareT
       return (await cluster.connectionTo(nodeId)).call(ShareGroupHeartbeat, request);
     },
     async shareFetch(nodeId, request) {
-      const conn = await cluster.connectionTo(nodeId);
+      // a long-polling fetch holds its connection: the broker answers one request per connection at a time
+      const conn = await cluster.connectionTo(nodeId, 'fetch');
       return conn.call(ShareFetch, request, { timeoutMs: request.maxWaitMs + LONG_POLL_MARGIN_MS });
     },
     async shareAcknowledge(nodeId, request) {

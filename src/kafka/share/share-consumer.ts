@@ -726,7 +726,8 @@ export class ShareConsumer {
   /** True when acknowledging RENEW can work with the leader of every assigned partition (Kafka ≥ 4.2). */
   async renewSupported(): Promise<boolean> {
     const nodes = [...this.channels.keys()];
-    if (nodes.length === 0) return false;
+    // before the first assignment, the coordinator stands in for the (future) leaders
+    if (nodes.length === 0) nodes.push(await this.transport.groupCoordinator(this.groupId));
     const answers = await Promise.all(nodes.map((n) => this.transport.supportsRenew(n)));
     return answers.every(Boolean);
   }

@@ -1,0 +1,325 @@
+/**
+ * One sink task in share mode: ShareConsumer → batch actors → puts on the pool → acknowledgements.
+ *
+ * Each poll result becomes one batch actor (the pure batch machine with this runner's effects), watched
+ * by the lock supervisor, which renews or releases the lock while the put runs. A bounded number of
+ * batches is in flight so the broker's per-partition lock limit is respected. Everything here is per
+ * batch: records are touched only by plain loops when they are converted to the wire format or split
+ * for a per-record acknowledgement.
+ */
+import { createActor, type Actor } from 'xstate';
+import type { Logger } from 'pino';
+import type { RawRecord } from '../connect/raw-record.js';
+import type { ShareConsumer, ShareRecord } from '../kafka/share/share-consumer.js';
+import {
+  createBatchMachine,
+  type AckDisposition,
+  type BatchEffects,
+  type BatchEvent,
+  type BatchMachine,
+  type BatchOutput,
+} from '../machines/batch.js';
+import type { PoolTask, PutPool } from '../pool/put-pool.js';
+import type { PutResult } from '../pool/protocol.js';
+import type { LockSupervisor } from './supervisor.js';
+import { TaskCounters } from './task-counters.js';
+import { RetryBackoff } from './retry-backoff.js';
+
+export interface ShareTaskRunnerOptions {
+  readonly connector: string;
+  readonly taskId: number;
+  readonly topics: readonly string[];
+  readonly consumer: ShareConsumer;
+  readonly pool: PutPool;
+  readonly poolTask: PoolTask;
+  readonly supervisor: LockSupervisor;
+  readonly logger: Logger;
+  /** Batches acquired and not yet acknowledged, at most. Default 4. */
+  readonly maxInFlightBatches?: number;
+  /** `errors.tolerance`: `none` fails the task after a fatal put (the batch is REJECTed first). */
+  readonly errorsTolerance?: 'none' | 'all';
+  /** Backoff before fetching again after a retriable failure: doubles from 100 ms up to this. */
+  readonly retryDelayMaxMs?: number;
+  /** How long stop() lets running puts finish before it aborts and releases them. Default 5000. */
+  readonly shutdownGraceMs?: number;
+  /** `off` never renews locks (puts longer than the lock are aborted and released early). Default `auto`. */
+  readonly lockRenewal?: 'auto' | 'off';
+  /** Called once when the task fails (errors.tolerance=none and a fatal error). */
+  readonly onFailure?: (error: Error) => void;
+}
+
+interface BatchWork {
+  readonly id: string;
+  readonly records: readonly ShareRecord[];
+  readonly actor: Actor<BatchMachine>;
+  abort: AbortController | undefined;
+  lastPut: PutResult | undefined;
+}
+
+export class ShareTaskRunner {
+  readonly counters = new TaskCounters();
+  private readonly o: ShareTaskRunnerOptions;
+  private readonly log: Logger;
+  private readonly machine: BatchMachine;
+  private readonly batches = new Map<string, BatchWork>();
+  private readonly backoff: RetryBackoff;
+  private seq = 0;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private slotFreed: (() => void) | undefined;
+  private failed: Error | undefined;
+
+  constructor(options: ShareTaskRunnerOptions) {
+    this.o = options;
+    this.log = options.logger.child({ connector: options.connector, task: options.taskId });
+    this.backoff = new RetryBackoff(100, options.retryDelayMaxMs ?? 60_000);
+    this.machine = createBatchMachine(this.effects());
+  }
+
+  get inFlight(): number {
+    return this.batches.size;
+  }
+
+  async start(): Promise<void> {
+    const { consumer, supervisor, topics } = this.o;
+    await consumer.subscribe(topics);
+    supervisor.setRenewAvailable(this.o.lockRenewal !== 'off' && (await consumer.renewSupported()));
+    this.running = true;
+    this.loop = this.fetchLoop().catch((err: Error) => this.fail(err));
+    this.log.info({ topics }, 'share task started');
+  }
+
+  /**
+   * Stops fetching, lets running puts finish within the grace time, acknowledges what finished,
+   * releases the rest, and closes the consumer (which leaves the group).
+   */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.slotFreed?.();
+    await this.loop;
+    const grace = this.o.shutdownGraceMs ?? 5000;
+    const deadline = Date.now() + grace;
+    while (this.batches.size > 0 && Date.now() < deadline) await sleep(Math.min(50, deadline - Date.now()));
+    for (const b of this.batches.values()) b.actor.send({ type: 'SHUTDOWN' });
+    while (this.batches.size > 0) await sleep(20);
+    await this.o.consumer.close();
+    this.log.info(this.counters.snapshot(), 'share task stopped');
+  }
+
+  private async fetchLoop(): Promise<void> {
+    const max = this.o.maxInFlightBatches ?? 4;
+    while (this.running) {
+      if (this.batches.size >= max) {
+        await new Promise<void>((r) => (this.slotFreed = r));
+        this.slotFreed = undefined;
+        continue;
+      }
+      const wait = this.backoff.remainingMs();
+      if (wait > 0) {
+        await sleep(wait);
+        continue;
+      }
+      const acquiredAt = Date.now();
+      const records = await this.o.consumer.poll({ maxWaitMs: 1000 });
+      if (records.length === 0) continue;
+      const lock = this.o.consumer.acquisitionLockTimeoutMs;
+      if (lock !== undefined && lock !== this.o.supervisor.lockDurationMs)
+        this.o.supervisor.setLockDuration(lock);
+      this.startBatch(records, acquiredAt);
+    }
+  }
+
+  private startBatch(records: ShareRecord[], acquiredAt: number): void {
+    const id = `${this.o.connector}-${this.o.taskId}-${++this.seq}`;
+    let deliveryCount = 1;
+    for (const r of records) if (r.deliveryCount > deliveryCount) deliveryCount = r.deliveryCount;
+    this.counters.onBatch(records.length, records);
+    const actor = createActor(this.machine, {
+      input: { batchId: id, recordCount: records.length, mode: 'share', acquiredAt, deliveryCount },
+    });
+    const work: BatchWork = { id, records, actor, abort: undefined, lastPut: undefined };
+    this.batches.set(id, work);
+    actor.subscribe({
+      complete: () => this.finish(work, actor.getSnapshot().output),
+      error: (err) => {
+        this.log.error({ batchId: id, err }, 'batch actor failed');
+        this.batches.delete(id);
+        this.slotFreed?.();
+      },
+    });
+    this.o.supervisor.watch(actor);
+    actor.start();
+    actor.send({ type: 'DISPATCH' });
+  }
+
+  private finish(work: BatchWork, output: BatchOutput | undefined): void {
+    this.batches.delete(work.id);
+    this.slotFreed?.();
+    if (!output) return;
+    this.counters.onOutcome(output, work.records.length);
+    const d = output.disposition;
+    const level = d.kind === 'accept' ? 'debug' : 'info';
+    this.log[level](
+      { batchId: work.id, records: work.records.length, disposition: d.kind, ackError: output.ackError },
+      'batch done',
+    );
+    if (d.kind === 'reject' && d.reason === 'fatal' && (this.o.errorsTolerance ?? 'none') === 'none') {
+      const message = work.lastPut && 'message' in work.lastPut ? work.lastPut.message : 'put failed';
+      this.fail(new Error(`task failed: ${message} (errors.tolerance=none; the batch was rejected)`));
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.failed) return;
+    this.failed = err;
+    this.running = false;
+    this.slotFreed?.();
+    this.log.error({ err: err.message }, 'share task failed');
+    this.o.onFailure?.(err);
+  }
+
+  // ------------------------------------------------------------------ effects of the batch machine
+
+  private effects(): BatchEffects {
+    const send = (id: string, event: BatchEvent) => this.batches.get(id)?.actor.send(event);
+    return {
+      startPut: ({ batchId }) => {
+        const work = this.batches.get(batchId);
+        if (!work) return;
+        const abort = new AbortController();
+        work.abort = abort;
+        void this.o.pool
+          .put(this.o.poolTask, toRawRecords(work.records), { signal: abort.signal })
+          .then((result) => {
+            work.lastPut = result;
+            this.counters.onPut(result);
+            send(batchId, this.eventFor(work, result));
+          });
+      },
+      abortPut: ({ batchId, reason }) => {
+        const work = this.batches.get(batchId);
+        work?.abort?.abort(reason);
+        this.counters.putsAborted++;
+      },
+      sendAcks: ({ batchId, disposition }) => {
+        const work = this.batches.get(batchId);
+        if (!work) return;
+        void this.acknowledge(work, disposition).then(
+          (errorCode) =>
+            send(batchId, errorCode === null ? { type: 'ACKED' } : { type: 'ACK_FAILED', errorCode }),
+          (err: Error) => send(batchId, { type: 'ACK_FAILED', errorCode: err.message }),
+        );
+      },
+      sendRenew: ({ batchId }) => {
+        const work = this.batches.get(batchId);
+        if (!work) return;
+        const sentAt = Date.now();
+        let results;
+        try {
+          results = this.o.consumer.acknowledge(work.records, 'renew');
+        } catch (err) {
+          this.log.warn({ batchId, err: (err as Error).message }, 'renew refused');
+          send(batchId, { type: 'RENEW_UNAVAILABLE' });
+          return;
+        }
+        void this.o.consumer.commit();
+        void results.then((rs) => {
+          const failed = rs.find((r) => r.error !== null);
+          if (failed) {
+            this.log.warn({ batchId, err: failed.error?.message }, 'renew failed; releasing early');
+            send(batchId, { type: 'RENEW_UNAVAILABLE' });
+            return;
+          }
+          const lock = this.o.consumer.acquisitionLockTimeoutMs ?? this.o.supervisor.lockDurationMs;
+          send(batchId, { type: 'RENEWED', until: sentAt + lock });
+        });
+      },
+      scheduleRetry: ({ batchId }) => {
+        // classic mode only; a share batch is released instead
+        send(batchId, { type: 'RETRIES_EXHAUSTED' });
+      },
+      recordExpiry: ({ batchId, recordCount, duringPut }) => {
+        this.counters.locksExpired += recordCount;
+        this.log.warn({ batchId, recordCount, duringPut }, 'acquisition lock expired; the broker redelivers');
+      },
+      recordAckFailure: ({ batchId, errorCode }) => {
+        this.log.warn({ batchId, errorCode }, 'acknowledgement failed');
+      },
+    };
+  }
+
+  /** Maps a put result to the batch event; converter failures count as errant records. */
+  private eventFor(work: BatchWork, result: PutResult): BatchEvent {
+    const badIndexes = new Set<number>();
+    for (const f of result.converterFailures) badIndexes.add(f.index);
+    switch (result.kind) {
+      case 'ok':
+        if (badIndexes.size === 0) return { type: 'PUT_OK' };
+        break;
+      case 'perRecord':
+        for (const r of result.rejected) badIndexes.add(r.index);
+        break;
+      case 'retriable':
+        this.backoff.failed(result.backoffMs);
+        return { type: 'PUT_RETRIABLE', error: result.message };
+      case 'fatal':
+        this.log.error({ code: result.code, err: result.message }, 'put failed');
+        return { type: 'PUT_FATAL', error: result.message };
+      case 'aborted':
+        return { type: 'ABORTED' };
+    }
+    this.backoff.succeeded();
+    if (badIndexes.size > 0 && (this.o.errorsTolerance ?? 'none') === 'none') {
+      const f = result.converterFailures[0];
+      if (f) this.fail(new Error(`task failed: ${f.message} (errors.tolerance=none)`));
+    }
+    const rejectedOffsets: number[] = [];
+    for (const i of badIndexes) rejectedOffsets.push(i);
+    return { type: 'PUT_PER_RECORD', rejectedOffsets };
+  }
+
+  /** Sends the batch's acknowledgements; resolves with null or the first error code. */
+  private async acknowledge(work: BatchWork, d: AckDisposition): Promise<string | null> {
+    const { consumer } = this.o;
+    let pending: Promise<Array<{ error: { code: string } | null }>>[];
+    if (d.kind === 'partial') {
+      // rejectedOffsets carries record indexes within the batch (see eventFor)
+      const rejected = new Set(d.rejectedOffsets);
+      const bad: ShareRecord[] = [];
+      const good: ShareRecord[] = [];
+      work.records.forEach((r, i) => (rejected.has(i) ? bad : good).push(r));
+      pending = [];
+      if (good.length > 0) pending.push(consumer.acknowledge(good, 'accept'));
+      if (bad.length > 0) pending.push(consumer.acknowledge(bad, 'reject'));
+    } else {
+      pending = [consumer.acknowledge(work.records, d.kind)];
+    }
+    void consumer.commit();
+    const results = (await Promise.all(pending)).flat();
+    const failed = results.find((r) => r.error !== null);
+    return failed?.error ? failed.error.code : null;
+  }
+}
+
+function toRawRecords(records: readonly ShareRecord[]): RawRecord[] {
+  const out = new Array<RawRecord>(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    out[i] = {
+      topic: r.topic,
+      partition: r.partition,
+      offset: r.offset,
+      timestamp: r.timestamp,
+      timestampType: 'CreateTime',
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+      deliveryCount: r.deliveryCount,
+    };
+  }
+  return out;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.max(0, ms)));
+}
