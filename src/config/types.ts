@@ -1,0 +1,82 @@
+/**
+ * The compiled configuration the runtime sees: strict, fully defaulted, durations in ms. Users write
+ * Connect-style `.properties` / JSON (loose strings); `compileWorkerConfig` / `compileConnectorConfig`
+ * turn them into these shapes or throw one ConfigError listing every problem.
+ */
+import type { ConvertersConfig } from '../connect/converters/registry.js';
+
+export type GroupProtocol = 'share' | 'classic';
+
+export interface WorkerConfig {
+  /** `bootstrap.servers`, split on commas. */
+  readonly bootstrapServers: readonly string[];
+  /** `client.id` prefix for every Kafka client the worker makes. Default `sharesink`. */
+  readonly clientId: string;
+  /** `consumer.group.protocol`: default for connectors that do not override it. Default `classic` (as Connect). */
+  readonly groupProtocol: GroupProtocol;
+  /** `key.converter`, `value.converter`, `header.converter` (+ their `.`-prefixed props). */
+  readonly converters: ConvertersConfig;
+  /** Every `consumer.*` setting with the prefix removed (worker-wide consumer defaults). */
+  readonly consumer: Readonly<Record<string, string>>;
+  /** `pool.threads`: worker threads for puts. Default: available parallelism. */
+  readonly poolThreads: number;
+  /** `task.shutdown.graceful.timeout.ms` (Connect's name). Default 5000. */
+  readonly shutdownGraceMs: number;
+  /** The raw properties, for connectors that read worker settings. */
+  readonly raw: Readonly<Record<string, string>>;
+}
+
+export interface ErrorsConfig {
+  /** `errors.tolerance`: `none` (default) fails the task on a fatal error; `all` skips the bad records. */
+  readonly tolerance: 'none' | 'all';
+  /** `errors.retry.timeout` (ms; -1 = forever, 0 = no retries; Connect default 0). Classic mode retries. */
+  readonly retryTimeoutMs: number;
+  /** `errors.retry.delay.max.ms`. Default 60000. */
+  readonly retryDelayMaxMs: number;
+  /** `errors.log.enable`. Default false. */
+  readonly logEnable: boolean;
+  /** `errors.log.include.messages`. Default false. */
+  readonly logIncludeMessages: boolean;
+  /** `errors.deadletterqueue.topic.name` (classic mode; share mode uses the group's broker-side DLQ). */
+  readonly deadLetterQueueTopic: string | undefined;
+  /** `errors.deadletterqueue.context.headers.enable`. Default false. */
+  readonly deadLetterQueueContextHeaders: boolean;
+}
+
+export interface ConnectorConfig {
+  /** `name`. */
+  readonly name: string;
+  /** `connector.class` as written. */
+  readonly connectorClass: string;
+  /** What `import()` takes in any thread (built-in alias resolved, paths made file URLs). */
+  readonly connectorModule: string;
+  /** `tasks.max`. Default 1. */
+  readonly tasksMax: number;
+  /** `topics` (one of topics / topics.regex is required). */
+  readonly topics: readonly string[];
+  /** `topics.regex`. */
+  readonly topicsRegex: RegExp | undefined;
+  /** `consumer.override.group.protocol`, else the worker's `consumer.group.protocol`. */
+  readonly groupProtocol: GroupProtocol;
+  /** `consumer.override.group.id`, else `connect-<name>` (Connect's default). */
+  readonly groupId: string;
+  /** Connector-level converters override the worker's. */
+  readonly converters: ConvertersConfig;
+  readonly errors: ErrorsConfig;
+  /** `put.timeout.ms` (ours; Connect has none). Default: none (Infinity). */
+  readonly putTimeoutMs: number;
+  /** `share.lock.renewal`: `auto` (default) renews locks on Kafka ≥ 4.2, `off` never does. */
+  readonly lockRenewal: 'auto' | 'off';
+  /** `share.lock.renew.fraction`: renew when this fraction of the lock has passed. Default 0.5. */
+  readonly renewFraction: number;
+  /** `max.inflight.batches` per task. Default 4. */
+  readonly maxInFlightBatches: number;
+  /** Share-group configs to apply at start, from `share.group.<config>` keys (prefix removed). */
+  readonly shareGroupConfigs: Readonly<Record<string, string>>;
+  /** Consumer settings: worker `consumer.*` overlaid by `consumer.override.*` (prefixes removed). */
+  readonly consumer: Readonly<Record<string, string>>;
+  /** Notes for the operator about settings that mean nothing in share mode, or were mapped. */
+  readonly warnings: readonly string[];
+  /** Every connector property as written; what `SinkConnector.start()` and the tasks receive. */
+  readonly raw: Readonly<Record<string, string>>;
+}
