@@ -7,7 +7,7 @@
  * batch: records are touched only by plain loops when they are converted to the wire format or split
  * for a per-record acknowledgement.
  */
-import { createActor, type Actor } from 'xstate';
+import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
 import type { ShareConsumer, ShareRecord } from '../kafka/share/share-consumer.js';
@@ -44,6 +44,8 @@ export interface ShareTaskRunnerOptions {
   readonly shutdownGraceMs?: number;
   /** `off` never renews locks (puts longer than the lock are aborted and released early). Default `auto`. */
   readonly lockRenewal?: 'auto' | 'off';
+  /** XState inspection hook for the batch actors (e.g. a TransitionCounter's `inspect`). */
+  readonly inspect?: (event: InspectionEvent) => void;
   /** Called once when the task fails (errors.tolerance=none and a fatal error). */
   readonly onFailure?: (error: Error) => void;
 }
@@ -136,6 +138,7 @@ export class ShareTaskRunner {
     this.counters.onBatch(records.length, records);
     const actor = createActor(this.machine, {
       input: { batchId: id, recordCount: records.length, mode: 'share', acquiredAt, deliveryCount },
+      inspect: this.o.inspect,
     });
     const work: BatchWork = { id, records, actor, abort: undefined, lastPut: undefined };
     this.batches.set(id, work);

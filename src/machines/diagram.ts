@@ -88,3 +88,42 @@ export function toMermaid(machine: AnyStateMachine): string {
   renderBody(machine.root, edges, '  ', out);
   return `${out.join('\n')}\n`;
 }
+
+function renderDot(node: AnyStateNode, indent: string, out: string[]): void {
+  for (const child of Object.values(node.states) as AnyStateNode[]) {
+    const hasChildren = Object.keys(child.states).length > 0;
+    if (hasChildren) {
+      out.push(`${indent}subgraph cluster_${idOf(child)} {`);
+      out.push(`${indent}  label="${child.key}${child.type === 'parallel' ? ' (parallel)' : ''}";`);
+      renderDot(child, `${indent}  `, out);
+      out.push(`${indent}}`);
+    } else {
+      const shape = child.type === 'final' ? 'doublecircle' : 'box';
+      out.push(`${indent}${idOf(child)} [label="${child.key}", shape=${shape}, style=rounded];`);
+    }
+  }
+}
+
+/** Graphviz `dot` source for the machine; compound states become clusters. */
+export function toDot(machine: AnyStateMachine): string {
+  const edges = new Map<AnyStateNode, Edge[]>();
+  collectEdges(machine.root, edges);
+  const out = [`digraph ${idOf(machine.root)} {`, '  rankdir=LR;', '  node [fontname="Helvetica"];'];
+  renderDot(machine.root, '  ', out);
+  const leaf = (n: AnyStateNode): AnyStateNode => {
+    // an edge to a compound state is drawn to its initial leaf, as dot cannot point at a cluster
+    let cur = n;
+    while (cur.type === 'compound' && cur.initial.target[0] !== undefined) cur = cur.initial.target[0];
+    if (cur.type === 'parallel') cur = (Object.values(cur.states) as AnyStateNode[])[0] ?? cur;
+    return Object.keys(cur.states).length > 0 && cur !== n ? leaf(cur) : cur;
+  };
+  for (const list of edges.values()) {
+    for (const e of list) {
+      if (Object.keys(e.from.states).length > 0 && e.from.type !== 'compound' && e.from.type !== 'parallel')
+        continue;
+      out.push(`  ${idOf(leaf(e.from))} -> ${idOf(leaf(e.to))} [label="${e.label.replace(/"/g, '\\"')}"];`);
+    }
+  }
+  out.push('}');
+  return `${out.join('\n')}\n`;
+}

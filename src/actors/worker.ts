@@ -1,0 +1,125 @@
+/**
+ * The process-level root: runs connectors, reports their state, and shuts down gracefully.
+ *
+ * Shutdown order matters for delivery: stop fetching, let running puts finish within the grace time,
+ * acknowledge what finished, release what did not (so other members take it at once), leave the groups,
+ * then stop the pools and connectors.
+ */
+import type { Logger } from 'pino';
+import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+import { defaultLogger } from '../logger.js';
+import { createTransitionCounter, type TransitionCount } from '../observability/transition-counter.js';
+import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
+
+export interface WorkerOptions {
+  readonly worker: WorkerConfig;
+  readonly connectors: readonly ConnectorConfig[];
+  readonly logger?: Logger;
+}
+
+export interface WorkerSummary {
+  readonly startedAt: string;
+  readonly stoppedAt: string | undefined;
+  readonly connectors: readonly ConnectorSummary[];
+  /** Machine transitions by (machine, from, to), counted by the inspection hook. */
+  readonly transitions: readonly TransitionCount[];
+}
+
+export class Worker {
+  private readonly log: Logger;
+  private readonly runtimes: ConnectorRuntime[];
+  private readonly startedAt = new Date();
+  private stoppedAt: Date | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly failures: Array<{ connector: string; taskId: number; error: string }> = [];
+  private readonly transitions = createTransitionCounter();
+
+  constructor(options: WorkerOptions) {
+    this.log = (options.logger ?? defaultLogger()).child({ component: 'worker' });
+    this.runtimes = options.connectors.map(
+      (c) =>
+        new ConnectorRuntime(
+          c,
+          options.worker,
+          this.log,
+          (connector, taskId, error) => this.failures.push({ connector, taskId, error }),
+          this.transitions.inspect,
+        ),
+    );
+  }
+
+  /** Starts every connector; if one fails to start, the ones already started are stopped again. */
+  async start(): Promise<void> {
+    const started: ConnectorRuntime[] = [];
+    try {
+      for (const r of this.runtimes) {
+        await r.start();
+        started.push(r);
+      }
+    } catch (err) {
+      await Promise.all(started.map((r) => r.stop().catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.log.info('stopping: no new fetches; running puts may finish');
+      await Promise.all(this.runtimes.map((r) => r.stop()));
+      this.stoppedAt = new Date();
+    })();
+    return this.stopping;
+  }
+
+  /** Task failures so far (errors.tolerance=none and a fatal error, or a task that could not start). */
+  get taskFailures(): ReadonlyArray<{ connector: string; taskId: number; error: string }> {
+    return this.failures;
+  }
+
+  get inFlight(): number {
+    return this.runtimes.reduce((n, r) => n + r.inFlight, 0);
+  }
+
+  summary(): WorkerSummary {
+    return {
+      startedAt: this.startedAt.toISOString(),
+      stoppedAt: this.stoppedAt?.toISOString(),
+      connectors: this.runtimes.map((r) => r.summary()),
+      transitions: this.transitions.counts(),
+    };
+  }
+}
+
+/**
+ * Stops the worker on SIGTERM / SIGINT (a second signal exits at once). Returns a function that removes
+ * the handlers. `onStopped` receives the exit code: 0, or 1 when a task had failed.
+ */
+export function stopOnSignals(
+  worker: Worker,
+  onStopped: (code: number) => void,
+  logger?: Logger,
+): () => void {
+  let received = 0;
+  const handler = (signal: NodeJS.Signals) => {
+    received++;
+    if (received > 1) {
+      logger?.warn({ signal }, 'second signal: exiting without waiting');
+      onStopped(130);
+      return;
+    }
+    logger?.info({ signal }, 'shutting down gracefully (send the signal again to exit at once)');
+    void worker.stop().then(
+      () => onStopped(worker.taskFailures.length > 0 ? 1 : 0),
+      (err: Error) => {
+        logger?.error({ err }, 'shutdown failed');
+        onStopped(1);
+      },
+    );
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  return () => {
+    process.off('SIGTERM', handler);
+    process.off('SIGINT', handler);
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * A one-line live view of a running worker for interactive terminals (stderr, redrawn in place).
+ * Non-interactive runs get JSON logs instead; this never writes there.
+ */
+import type { Worker } from '../actors/worker.js';
+
+export function formatProgress(worker: Worker): string {
+  return worker
+    .summary()
+    .connectors.map((c) => {
+      const k = c.counters;
+      const locks = c.locks;
+      const parts = [
+        `${c.name} [${c.mode}]`,
+        `acquired ${k.recordsAcquired ?? 0}`,
+        `written ${k.accepted ?? 0}`,
+        `rejected ${k.rejected ?? 0}`,
+        `released ${k.released ?? 0}`,
+        `redelivered ${k.redelivered ?? 0}`,
+      ];
+      if (locks) parts.push(`renewed ${locks.renewed ?? 0}`, `expired ${locks.expired ?? 0}`);
+      const failed = c.tasks.filter((t) => t.state === 'failed').length;
+      if (failed > 0) parts.push(`FAILED tasks ${failed}`);
+      return parts.join('  ');
+    })
+    .concat(`in flight ${worker.inFlight} batches`)
+    .join(' | ');
+}
+
+/** Redraws the progress line every `intervalMs` until the returned function is called. */
+export function showProgress(worker: Worker, stream: NodeJS.WriteStream, intervalMs = 500): () => void {
+  const draw = () => stream.write(`\r\x1b[2K${formatProgress(worker).slice(0, (stream.columns || 200) - 1)}`);
+  const timer = setInterval(draw, intervalMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    draw();
+    stream.write('\n');
+  };
+}
