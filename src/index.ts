@@ -1,10 +1,127 @@
 /**
- * sharesink: Kafka sink connectors on Node.js, reading through share groups (KIP-932) or classic groups.
+ * sharesink: Kafka Connect-style sink connectors on Node.js, reading Kafka through share groups
+ * (KIP-932, "queues for Kafka") or classic consumer groups.
  *
- * @example
+ * @example Run a connector in share mode from code
  * ```ts
- * import { SharesinkError, isSharesinkError } from 'sharesink';
+ * import { Worker, compileWorkerConfig, compileConnectorConfig } from 'sharesink';
+ *
+ * const worker = compileWorkerConfig({ 'bootstrap.servers': 'localhost:9092' });
+ * const orders = compileConnectorConfig(
+ *   {
+ *     name: 'orders-to-file',
+ *     'connector.class': 'FileStreamSink',
+ *     file: '/tmp/orders.txt',
+ *     topics: 'orders',
+ *     'tasks.max': '4',
+ *     'consumer.override.group.protocol': 'share',
+ *   },
+ *   worker,
+ * );
+ * const w = new Worker({ worker, connectors: [orders] });
+ * await w.start();
+ * process.on('SIGTERM', () => void w.stop());
+ * ```
+ *
+ * @example Use the share consumer on its own
+ * ```ts
+ * import { ShareConsumer } from 'sharesink';
+ *
+ * const consumer = new ShareConsumer({ brokers: ['localhost:9092'], groupId: 'workers' });
+ * await consumer.subscribe(['jobs']);
+ * const records = await consumer.poll({ maxWaitMs: 1000 });
+ * await consumer.acknowledge(records, 'accept');
+ * await consumer.close();
  * ```
  */
+
+// errors
 export { SharesinkError, ConfigError, isSharesinkError } from './errors.js';
 export type { SharesinkErrorOptions } from './errors.js';
+
+// the share consumer (KIP-932) and the Kafka wire layer's errors
+export { ShareConsumer } from './kafka/share/share-consumer.js';
+export type {
+  ShareConsumerOptions,
+  ShareRecord,
+  PollOptions,
+  AckTarget,
+  PartitionAckResult,
+} from './kafka/share/share-consumer.js';
+export type { AcknowledgeType } from './kafka/share/ack-batches.js';
+export type { ShareConsumerMetricsSnapshot } from './kafka/share/share-consumer-metrics.js';
+export {
+  UnknownTopicError,
+  AckNotAllowedError,
+  RenewUnsupportedError,
+  SessionResetError,
+  ConsumerClosedError,
+} from './kafka/share/share-errors.js';
+export {
+  KafkaError,
+  KafkaProtocolError,
+  CorruptRecordBatchError,
+  UnsupportedVersionError,
+  KafkaConnectionError,
+  KafkaRequestTimeoutError,
+  KafkaErrorCode,
+  kafkaErrorName,
+} from './kafka/errors.js';
+
+// the connector contract
+export * from './connect/index.js';
+
+// the runtime
+export { Worker, stopOnSignals } from './actors/worker.js';
+export type { WorkerOptions, WorkerSummary } from './actors/worker.js';
+export { ConnectorRuntime } from './actors/connector-runtime.js';
+export type { ConnectorSummary, TaskStatus, TaskRunner } from './actors/connector-runtime.js';
+export { ShareTaskRunner } from './actors/share-task-runner.js';
+export type { ShareTaskRunnerOptions } from './actors/share-task-runner.js';
+export { LockSupervisor } from './actors/supervisor.js';
+export type { LockSupervisorOptions, LockCounters, SupervisedBatch } from './actors/supervisor.js';
+export { systemClock, SimulatedClock } from './actors/supervisor-clock.js';
+export type { Clock } from './actors/supervisor-clock.js';
+export type { TaskCountersSnapshot } from './actors/task-counters.js';
+export { PutPool, encodeWireBatch, decodeWireBatch } from './pool/index.js';
+export type { PutPoolOptions, PoolTask, PutResult, PutOutcome, Assignment } from './pool/index.js';
+
+// configuration (compiled shapes)
+export type { WorkerConfig, ConnectorConfig, ErrorsConfig, GroupProtocol } from './config/types.js';
+
+// the state machines, for diagrams, model tests and inspection
+export { batchMachine, createBatchMachine, dispositionOf, batchStateName } from './machines/batch.js';
+export type {
+  BatchEvent,
+  BatchInput,
+  BatchContext,
+  BatchOutput,
+  BatchEffects,
+  BatchMode,
+  BatchSnapshot,
+  BatchMachine,
+  AckDisposition,
+  Disposition,
+  ReleaseReason,
+  RejectReason,
+} from './machines/batch.js';
+export { taskMachine, createTaskMachine } from './machines/task.js';
+export type { TaskEvent, TaskContext, TaskEffects, TaskMachine, TaskSnapshot } from './machines/task.js';
+export { connectorMachine, DEFAULT_RESTART_POLICY, restartDelayMs } from './machines/connector.js';
+export { toMermaid, toDot } from './machines/diagram.js';
+
+// observability
+export {
+  CHANNEL_LOCK_RENEWED,
+  CHANNEL_LOCK_RELEASED,
+  CHANNEL_LOCK_EXPIRED,
+  CHANNEL_BATCH_TRANSITION,
+} from './observability/channels.js';
+export type {
+  LockRenewedMessage,
+  LockReleasedMessage,
+  LockExpiredMessage,
+  BatchTransitionMessage,
+} from './observability/channels.js';
+export { createTransitionCounter } from './observability/transition-counter.js';
+export type { TransitionCounter, TransitionCount } from './observability/transition-counter.js';
