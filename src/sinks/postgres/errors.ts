@@ -1,0 +1,70 @@
+import pg from 'pg';
+import { ConnectError, RetriableError } from '../../connect/errors.js';
+
+/**
+ * SQLSTATE classes that describe the server or the connection, not the rows: connection exceptions
+ * (08), transaction rollbacks such as serialization failures and deadlocks (40), insufficient
+ * resources (53), operator intervention such as shutdowns and cancelled statements (57), system
+ * errors (58). The same batch may well succeed later.
+ */
+const RETRIABLE_CLASSES = new Set(['08', '40', '53', '57', '58']);
+/** lock_not_available, object_in_use: another session holds what we need. */
+const RETRIABLE_CODES = new Set(['55P03', '55006']);
+
+/**
+ * SQLSTATEs that blame the data of some rows: data exceptions (22: bad number, text too long, bad
+ * JSON), integrity violations (23: NOT NULL, unique, foreign key, check), a field with no column
+ * (42703), a value of the wrong type (42804), and exceptions raised by triggers (P0001).
+ */
+const DATA_CLASSES = new Set(['22', '23']);
+const DATA_CODES = new Set(['42703', '42804', 'P0001']);
+
+// node-postgres's own wording when a socket dies or a connection cannot be had in time
+const CONNECTION_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i;
+
+/** The SQLSTATE of an error the server reported; undefined for socket and client-side errors. */
+export function sqlState(error: unknown): string | undefined {
+  return error instanceof pg.DatabaseError ? error.code : undefined;
+}
+
+/** True when the error blames specific rows, so retrying them one by one finds the bad ones. */
+export function isDataError(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && (DATA_CLASSES.has(state.slice(0, 2)) || DATA_CODES.has(state));
+}
+
+export function isRetriableDbError(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state !== undefined) return RETRIABLE_CLASSES.has(state.slice(0, 2)) || RETRIABLE_CODES.has(state);
+  if (!(error instanceof Error)) return false;
+  // ECONNREFUSED, ETIMEDOUT, ENOTFOUND… (also on the AggregateError of a dual-stack connect)
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
+  if (error instanceof AggregateError && error.errors.some(isRetriableDbError)) return true;
+  return CONNECTION_MESSAGE.test(error.message);
+}
+
+/**
+ * True when the connection may be unusable after the error, so it must not go back to the pool.
+ * Errors the server reported with a SQLSTATE leave the connection fine.
+ */
+export function breaksConnection(error: unknown): boolean {
+  return sqlState(error) === undefined;
+}
+
+/**
+ * What put() throws for a failure it does not handle itself: RetriableError for anything transient
+ * (share mode RELEASEs the batch, classic mode retries it), ConnectError for the rest (missing table,
+ * no permission, wrong password, no unique constraint for ON CONFLICT), which REJECTs the batch or
+ * fails the task.
+ */
+export function toConnectError(error: unknown, what: string): Error {
+  if (error instanceof ConnectError) return error;
+  const state = sqlState(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `${what}: ${reason}${state === undefined ? '' : ` (SQLSTATE ${state})`}`;
+  return isRetriableDbError(error)
+    ? new RetriableError(message, { cause: error })
+    : new ConnectError(message, { cause: error });
+}

@@ -1,0 +1,289 @@
+import pg from 'pg';
+import type { PoolClient } from 'pg';
+import { ConnectError, DataError } from '../../connect/errors.js';
+import { SinkConnector } from '../../connect/sink-connector.js';
+import type { SinkRecord } from '../../connect/sink-record.js';
+import { SinkTask, type ErrantRecordReporter } from '../../connect/sink-task.js';
+import { ConfigError } from '../../errors.js';
+import {
+  POSTGRES_SINK_CONFIG,
+  crossKeyProblems,
+  insertMode,
+  poolConfig,
+  type InsertMode,
+  type PostgresSinkSettings,
+} from './config.js';
+import { breaksConnection, isDataError, sqlState, toConnectError } from './errors.js';
+import { dedupeByKey, toRow, type Row } from './rows.js';
+import {
+  createTableSql,
+  describeTable,
+  insertStatement,
+  qualifiedName,
+  rowsPerStatement,
+  type Statement,
+  type TableInfo,
+} from './sql.js';
+
+const VERSION = '0.1.0';
+
+function settings(props: Readonly<Record<string, string>>): PostgresSinkSettings {
+  const cfg = POSTGRES_SINK_CONFIG.parse(props);
+  const problems = crossKeyProblems(cfg);
+  if (problems.size > 0) throw new ConfigError([...problems.values()].flat());
+  return cfg;
+}
+
+/** Writes records to PostgreSQL tables; see docs/sinks.md. */
+export class PostgresSinkConnector extends SinkConnector {
+  #props: Readonly<Record<string, string>> = {};
+
+  version(): string {
+    return VERSION;
+  }
+
+  config(): typeof POSTGRES_SINK_CONFIG {
+    return POSTGRES_SINK_CONFIG;
+  }
+
+  override validate(props: Readonly<Record<string, string>>): Map<string, string[]> {
+    const problems = super.validate(props);
+    if (problems.size === 0) {
+      for (const [key, list] of crossKeyProblems(POSTGRES_SINK_CONFIG.parse(props))) problems.set(key, list);
+    }
+    return problems;
+  }
+
+  start(props: Readonly<Record<string, string>>): void {
+    settings(props);
+    this.#props = props;
+  }
+
+  /** Tasks are interchangeable: every one writes whatever records it is given. */
+  taskConfigs(maxTasks: number): Record<string, string>[] {
+    return Array.from({ length: maxTasks }, () => ({ ...this.#props }));
+  }
+
+  stop(): void {}
+}
+
+/** Rows for one table and one column list, at most one statement's worth. */
+interface Chunk {
+  readonly qualified: string;
+  readonly table: TableInfo;
+  readonly rows: readonly Row[];
+}
+
+/**
+ * Each put is one transaction (a lone statement is its own): either every good row of the batch is
+ * committed or none is, so a RetriableError never leaves half a batch behind to be inserted twice.
+ */
+export class PostgresSinkTask extends SinkTask {
+  #pool: pg.Pool | undefined;
+  #cfg!: PostgresSinkSettings;
+  #mode: InsertMode = 'insert';
+  /** Column types per qualified table name; forgotten after any failure that may mean the table changed. */
+  readonly #tables = new Map<string, TableInfo>();
+
+  version(): string {
+    return VERSION;
+  }
+
+  async start(props: Readonly<Record<string, string>>): Promise<void> {
+    const cfg = settings(props);
+    await this.#closePool();
+    this.#cfg = cfg;
+    this.#mode = insertMode(cfg);
+    this.#tables.clear();
+    const pool = new pg.Pool(poolConfig(cfg));
+    // a pooled connection that dies while idle is reported here; unheard, the event would kill the thread
+    pool.on('error', () => undefined);
+    this.#pool = pool;
+  }
+
+  async put(records: readonly SinkRecord[]): Promise<void> {
+    const pool = this.#pool;
+    if (pool === undefined) throw new ConnectError('PostgresSinkTask.put() before start()');
+    const report = this.context.errantRecordReporter();
+    const rows: Row[] = [];
+    for (const record of records) {
+      // tombstones: deletes are not supported, and a null has no columns to insert
+      if (record.value === null || record.value === undefined) continue;
+      try {
+        rows.push(toRow(record, this.#tableName(record.topic), this.#mode, this.#cfg['pk.fields']));
+      } catch (error) {
+        if (!(error instanceof DataError)) throw error;
+        report(record, error);
+      }
+    }
+    if (rows.length === 0) return;
+
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw toConnectError(error, 'cannot connect to PostgreSQL');
+    }
+    let broken = false;
+    try {
+      const chunks = await this.#plan(client, rows);
+      await this.#write(client, chunks, report);
+    } catch (error) {
+      this.#tables.clear();
+      broken = !(error instanceof ConnectError) && breaksConnection(error);
+      throw toConnectError(error, 'writing to PostgreSQL failed');
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.#closePool();
+  }
+
+  #tableName(topic: string): string {
+    return this.#cfg.table.replaceAll('${topic}', topic);
+  }
+
+  /** Looks up (or creates) every table, then splits rows into statements by table and column list. */
+  async #plan(client: PoolClient, rows: readonly Row[]): Promise<Chunk[]> {
+    const byTable = groupBy(rows, (r) => r.table);
+    const chunks: Chunk[] = [];
+    for (const [name, tableRows] of byTable) {
+      const qualified = qualifiedName(this.#cfg['table.schema'], name);
+      const table = await this.#table(client, qualified, tableRows);
+      for (const sameColumns of groupBy(tableRows, (r) => r.columns.join('\0')).values()) {
+        const unique =
+          this.#mode === 'upsert' ? dedupeByKey(sameColumns, this.#cfg['pk.fields']) : sameColumns;
+        const size = rowsPerStatement(this.#cfg['batch.size'], unique[0]!.columns.length);
+        for (let i = 0; i < unique.length; i += size) {
+          chunks.push({ qualified, table, rows: unique.slice(i, i + size) });
+        }
+      }
+    }
+    return chunks;
+  }
+
+  async #table(client: PoolClient, qualified: string, rows: readonly Row[]): Promise<TableInfo> {
+    const cached = this.#tables.get(qualified);
+    if (cached !== undefined) return cached;
+    let table = await describeTable(client, qualified);
+    if (table === undefined && this.#cfg['auto.create']) {
+      try {
+        await client.query(createTableSql(qualified, rows, this.#mode, this.#cfg['pk.fields']));
+      } catch (error) {
+        // another thread or task created it at the same moment: IF NOT EXISTS does not cover the race
+        const state = sqlState(error);
+        if (state !== '23505' && state !== '42P07') throw error;
+      }
+      table = await describeTable(client, qualified);
+    }
+    if (table === undefined) {
+      throw new ConnectError(`table ${qualified} does not exist; create it or set auto.create=true`);
+    }
+    this.#tables.set(qualified, table);
+    return table;
+  }
+
+  #statement(chunk: Chunk, rows: readonly Row[]): Statement {
+    return insertStatement(chunk.qualified, chunk.table, rows, this.#mode, this.#cfg['pk.fields']);
+  }
+
+  /**
+   * The fast path writes each chunk with one statement. Only when the server blames the data does it
+   * roll back and write again, isolating bad rows (see #isolate).
+   */
+  async #write(client: PoolClient, chunks: readonly Chunk[], report: ErrantRecordReporter): Promise<void> {
+    const single = chunks.length === 1;
+    try {
+      if (!single) await client.query('BEGIN');
+      for (const chunk of chunks) {
+        const { text, values } = this.#statement(chunk, chunk.rows);
+        await client.query(text, values);
+      }
+      if (!single) await client.query('COMMIT');
+      return;
+    } catch (error) {
+      if (!single) await rollback(client, error);
+      if (!isDataError(error)) throw error;
+    }
+    await this.#isolate(client, chunks, report);
+  }
+
+  /**
+   * Slow path, in one transaction: each chunk again under a savepoint, and a chunk that still fails
+   * row by row under savepoints. Rows the server refuses for their data are reported as errant; the
+   * others are committed. Upserted rows go in batch order, superseded ones first, as a batch would.
+   */
+  async #isolate(client: PoolClient, chunks: readonly Chunk[], report: ErrantRecordReporter): Promise<void> {
+    await client.query('BEGIN');
+    try {
+      for (const chunk of chunks) {
+        if ((await attempt(client, this.#statement(chunk, chunk.rows))) === undefined) continue;
+        for (const row of chunk.rows.flatMap((r) => [...r.superseded, r])) {
+          const error = await attempt(client, this.#statement(chunk, [row]));
+          if (error === undefined) continue;
+          const { topic, partition, offset } = row.record;
+          report(
+            row.record,
+            new DataError(
+              `PostgreSQL refused ${topic}-${partition}@${offset} for ${chunk.qualified}: ${describe(error)}`,
+              { cause: error },
+            ),
+          );
+        }
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await rollback(client, error);
+      throw error;
+    }
+  }
+
+  async #closePool(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    await pool?.end();
+  }
+}
+
+/** Runs one statement under a savepoint; returns the data error that undid it, throws any other. */
+async function attempt(client: PoolClient, { text, values }: Statement): Promise<unknown> {
+  await client.query('SAVEPOINT sharesink_rows');
+  try {
+    await client.query(text, values);
+  } catch (error) {
+    if (!isDataError(error)) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT sharesink_rows');
+    await client.query('RELEASE SAVEPOINT sharesink_rows');
+    return error;
+  }
+  await client.query('RELEASE SAVEPOINT sharesink_rows');
+  return undefined;
+}
+
+/** A failed ROLLBACK means the connection is gone; the original error is the one worth reporting. */
+async function rollback(client: PoolClient, original: unknown): Promise<void> {
+  try {
+    await client.query('ROLLBACK');
+  } catch {
+    throw original;
+  }
+}
+
+function describe(error: unknown): string {
+  const state = sqlState(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return state === undefined ? message : `${message} (SQLSTATE ${state})`;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [item]);
+    else group.push(item);
+  }
+  return groups;
+}

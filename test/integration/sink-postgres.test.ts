@@ -1,0 +1,309 @@
+// PostgresSink against the real PostgreSQL server (SHARESINK_TEST_PG_URL, default
+// postgres://postgres@127.0.0.1:5432/test). No server, no green run: beforeAll connects and fails.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRetriableError, SinkRecord, type Schema } from '../../src/connect/index.js';
+import { PostgresSinkConnector, PostgresSinkTask } from '../../src/sinks/postgres/index.js';
+
+const PG_URL = process.env.SHARESINK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Errant {
+  record: SinkRecord;
+  message: string;
+}
+interface PgTask {
+  task: PostgresSinkTask;
+  errant: Errant[];
+}
+
+/** A task driven directly, with a context that collects errant reports as the runtime would. */
+async function pgTask(props: Record<string, string>): Promise<PgTask> {
+  const task = new PostgresSinkTask();
+  const errant: Errant[] = [];
+  task.initialize({
+    configs: () => props,
+    assignment: () => [],
+    errantRecordReporter: () => (record, error) =>
+      errant.push({ record, message: error instanceof Error ? error.message : String(error) }),
+    timeout: () => undefined,
+  });
+  await task.start(props);
+  return { task, errant };
+}
+
+let admin: pg.Client;
+/** DROP statements, run in reverse at the end. */
+const cleanup: string[] = [];
+const tasks: PgTask[] = [];
+
+beforeAll(async () => {
+  admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+});
+afterAll(async () => {
+  await Promise.all(tasks.map((t) => t.task.stop()));
+  for (const sql of cleanup.reverse()) await admin.query(sql);
+  await admin?.end();
+});
+
+function uniqueTable(prefix = 'sink_pg'): string {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  cleanup.push(`DROP TABLE IF EXISTS ${q(name)}`);
+  return name;
+}
+
+const q = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
+
+async function start(props: Record<string, string>): Promise<PgTask> {
+  const t = await pgTask({ 'connection.url': PG_URL, ...props });
+  tasks.push(t);
+  return t;
+}
+
+let nextOffset = 0;
+function rec(value: unknown, init: Partial<ConstructorParameters<typeof SinkRecord>[0]> = {}): SinkRecord {
+  return new SinkRecord({
+    topic: 'orders',
+    partition: 0,
+    offset: nextOffset++,
+    timestamp: 1_700_000_000_000,
+    timestampType: 'CreateTime',
+    key: null,
+    value,
+    ...init,
+  });
+}
+
+async function rows<T = Record<string, unknown>>(sql: string): Promise<T[]> {
+  return (await admin.query(sql)).rows as T[];
+}
+
+/** Counts INSERT statements on a table with a statement-level trigger: proof of batching. */
+async function countStatements(table: string): Promise<() => Promise<number>> {
+  const counter = `${table}_stmts`;
+  cleanup.push(`DROP TABLE IF EXISTS "${counter}"`, `DROP FUNCTION IF EXISTS "${counter}_fn" CASCADE`);
+  await admin.query(`CREATE TABLE "${counter}" (n int NOT NULL)`);
+  await admin.query(`INSERT INTO "${counter}" VALUES (0)`);
+  await admin.query(`CREATE FUNCTION "${counter}_fn"() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN UPDATE "${counter}" SET n = n + 1; RETURN NULL; END $$`);
+  await admin.query(
+    `CREATE TRIGGER "${counter}_t" AFTER INSERT ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION "${counter}_fn"()`,
+  );
+  return async () => (await rows<{ n: number }>(`SELECT n FROM "${counter}"`))[0]!.n;
+}
+
+describe('PostgresSink against PostgreSQL', () => {
+  it('insert: writes 250 struct records with one multi-row INSERT per batch.size rows', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int, name text, tags text[], meta jsonb, at timestamptz)`);
+    const statements = await countStatements(table);
+    const { task, errant } = await start({ table, 'batch.size': '100' });
+    const batch = Array.from({ length: 250 }, (_, i) =>
+      rec({ id: i, name: `n${i}`, tags: ['a', `t${i}`], meta: { i, deep: [i] }, at: new Date(i * 1000) }),
+    );
+    await task.put(batch);
+    expect(errant).toEqual([]);
+    expect(await statements()).toBe(3);
+    expect(await rows(`SELECT count(*)::int AS n FROM "${table}"`)).toEqual([{ n: 250 }]);
+    expect(await rows(`SELECT id, name, tags, meta, at FROM "${table}" WHERE id = 7`)).toEqual([
+      { id: 7, name: 'n7', tags: ['a', 't7'], meta: { i: 7, deep: [7] }, at: new Date(7000) },
+    ]);
+  });
+
+  it('auto.create: columns typed from the Connect schema, identifiers quoted literally', async () => {
+    const table = uniqueTable('sink_pg "quoted"; drop');
+    const schema: Schema = {
+      type: 'struct',
+      fields: [
+        { name: 'id', schema: { type: 'int32' } },
+        { name: 'name', schema: { type: 'string', optional: true } },
+        { name: 'price', schema: { type: 'bytes', name: 'org.apache.kafka.connect.data.Decimal' } },
+        { name: 'ok', schema: { type: 'boolean' } },
+        { name: 'day', schema: { type: 'int32', name: 'org.apache.kafka.connect.data.Date' } },
+        { name: 'x"); DROP TABLE y; --', schema: { type: 'float64', optional: true } },
+        { name: 'nested', schema: { type: 'struct', optional: true, fields: [] } },
+      ],
+    };
+    const { task, errant } = await start({ table, 'auto.create': 'true' });
+    const value = {
+      id: 1,
+      name: null,
+      price: '12.50',
+      ok: true,
+      day: new Date(Date.UTC(2024, 1, 29)),
+      'x"); DROP TABLE y; --': 1.5,
+      nested: { a: [1, 2] },
+    };
+    await task.put([rec(value, { valueSchema: schema })]);
+    expect(errant).toEqual([]);
+    const columns = await rows(
+      `SELECT column_name AS name, data_type AS type, is_nullable AS nullable
+         FROM information_schema.columns WHERE table_name = $$${table}$$ ORDER BY ordinal_position`,
+    );
+    expect(columns).toEqual([
+      { name: 'id', type: 'integer', nullable: 'NO' },
+      { name: 'name', type: 'text', nullable: 'YES' },
+      { name: 'price', type: 'numeric', nullable: 'NO' },
+      { name: 'ok', type: 'boolean', nullable: 'NO' },
+      { name: 'day', type: 'date', nullable: 'NO' },
+      { name: 'x"); DROP TABLE y; --', type: 'double precision', nullable: 'YES' },
+      { name: 'nested', type: 'jsonb', nullable: 'YES' },
+    ]);
+    const [row] = await rows(`SELECT id, name, price::text, ok, day::text, nested FROM ${q(table)}`);
+    expect(row).toEqual({
+      id: 1,
+      name: null,
+      price: '12.50',
+      ok: true,
+      day: '2024-02-29',
+      nested: { a: [1, 2] },
+    });
+  });
+
+  it('auto.create: non-struct values get the key/value layout with their Kafka coordinates', async () => {
+    const table = uniqueTable();
+    const { task } = await start({ table, 'auto.create': 'true' });
+    await task.put([
+      rec('plain text', { key: 'k1', offset: 5 }),
+      rec([1, 'two'], { key: Buffer.from('k2'), offset: 6, partition: 3, timestamp: null }),
+      rec(null, { key: 'tombstone', offset: 7 }),
+    ]);
+    expect(
+      await rows(`SELECT "__connect_topic" AS t, "__connect_partition" AS p, "__connect_offset"::int AS o,
+                         "__connect_timestamp" AS ts, key, value FROM "${table}" ORDER BY 3`),
+    ).toEqual([
+      { t: 'orders', p: 0, o: 5, ts: new Date(1_700_000_000_000), key: 'k1', value: 'plain text' },
+      { t: 'orders', p: 3, o: 6, ts: null, key: 'k2', value: [1, 'two'] },
+    ]);
+  });
+
+  it('upsert: one row per pk.fields value, the latest record winning, within and across puts', async () => {
+    const table = uniqueTable();
+    const { task, errant } = await start({
+      table,
+      'auto.create': 'true',
+      'insert.mode': 'upsert',
+      'pk.fields': 'id',
+    });
+    await task.put([
+      rec({ id: 1, qty: 1, note: 'first' }),
+      rec({ id: 2, qty: 2, note: 'first' }),
+      rec({ id: 1, qty: 10, note: 'second' }),
+      rec({ qty: 99, note: 'no id' }),
+    ]);
+    await task.put([rec({ id: 2, qty: 20, note: 'later put' })]);
+    expect(await rows(`SELECT id::int, qty::int, note FROM "${table}" ORDER BY id`)).toEqual([
+      { id: 1, qty: 10, note: 'second' },
+      { id: 2, qty: 20, note: 'later put' },
+    ]);
+    expect(errant.map((e) => e.message)).toEqual(['the primary key field id is missing or null']);
+  });
+
+  it('idempotent: redelivered records (same batch twice, overlapping batches, two instances at once) change nothing', async () => {
+    const table = uniqueTable();
+    const props = { table, 'auto.create': 'true', 'insert.mode': 'idempotent' };
+    const [one, two] = [await start(props), await start(props)];
+    const batch = Array.from({ length: 60 }, (_, i) => rec({ n: i }, { offset: 1000 + i, partition: i % 3 }));
+    await one.task.put(batch.slice(0, 40));
+    await one.task.put(batch.slice(0, 40)); // the same batch again, as after a lock expiry
+    await one.task.put(batch.slice(20, 60)); // overlaps the first
+    await Promise.all([one.task.put(batch), two.task.put(batch)]); // two threads, same records
+    const [count] = await rows<{ n: number; distinct: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT n)::int AS distinct FROM "${table}"`,
+    );
+    expect(count).toEqual({ n: 60, distinct: 60 });
+    expect([...one.errant, ...two.errant]).toEqual([]);
+    const [constraint] = await rows(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $$"${table}"$$::regclass`,
+    );
+    expect(constraint).toEqual({
+      def: 'PRIMARY KEY (__connect_topic, __connect_partition, __connect_offset)',
+    });
+  });
+
+  it('bad records are reported errant by row; the rest of the batch is written in the same put', async () => {
+    const table = uniqueTable();
+    await admin.query(
+      `CREATE TABLE "${table}" (id int PRIMARY KEY, qty int NOT NULL CHECK (qty >= 0), code varchar(3))`,
+    );
+    const { task, errant } = await start({ table });
+    const batch = [
+      rec({ id: 1, qty: 1, code: 'a' }),
+      rec({ id: 2, qty: -5, code: 'b' }), // check violation
+      rec({ id: 3, qty: 3, code: 'toolong' }), // value too long
+      rec({ id: 4, qty: 'four', code: 'd' }), // not an integer
+      rec({ id: 1, qty: 5, code: 'dup' }), // duplicate key
+      rec({ id: 6, qty: 6, code: 'f' }),
+    ];
+    await task.put(batch);
+    expect(await rows(`SELECT id FROM "${table}" ORDER BY id`)).toEqual([{ id: 1 }, { id: 6 }]);
+    expect(errant.map((e) => e.record.offset)).toEqual([1, 2, 3, 4].map((i) => batch[i]!.offset));
+    expect(errant.map((e) => e.message)).toEqual([
+      expect.stringMatching(/check constraint.*SQLSTATE 23514/),
+      expect.stringMatching(/too long.*SQLSTATE 22001/),
+      expect.stringMatching(/invalid input syntax for type integer.*SQLSTATE 22P02/),
+      expect.stringMatching(/duplicate key.*SQLSTATE 23505/),
+    ]);
+  });
+
+  it('an unreachable server is a RetriableError, not a crash, and the task still stops cleanly', async () => {
+    const table = uniqueTable();
+    const down = await pgTask({ 'connection.host': '127.0.0.1', 'connection.port': '1', table });
+    tasks.push(down);
+    const error: unknown = await down.task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+    expect(isRetriableError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'SHARESINK_RETRIABLE',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
+    const again: unknown = await down.task.put([rec({ id: 2 })]).catch((e: unknown) => e);
+    expect(isRetriableError(again)).toBe(true);
+    await down.task.stop();
+  });
+
+  it('a table locked by another session (lock_timeout) is retriable; the retry after the lock writes', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const url = `${PG_URL}?options=${encodeURIComponent('-c lock_timeout=200')}`;
+    const { task } = await start({ 'connection.url': url, table });
+    await task.put([rec({ id: 0 })]); // table described while nothing holds it
+    const locker = new pg.Client({ connectionString: PG_URL });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+      const error: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+      expect(isRetriableError(error)).toBe(true);
+      expect(error).toMatchObject({ message: expect.stringContaining('SQLSTATE 55P03') });
+      await locker.query('COMMIT');
+    } finally {
+      await locker.end();
+    }
+    await task.put([rec({ id: 1 })]);
+    expect(await rows(`SELECT id FROM "${table}" ORDER BY id`)).toEqual([{ id: 0 }, { id: 1 }]);
+  });
+
+  it('a missing table without auto.create fails the batch with a non-retriable ConnectError', async () => {
+    const { task } = await start({ table: uniqueTable() });
+    const error: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+    expect(isRetriableError(error)).toBe(false);
+    expect(error).toMatchObject({
+      code: 'SHARESINK_CONNECT_ERROR',
+      message: expect.stringContaining('auto.create'),
+    });
+  });
+
+  it('the connector validates cross-key settings', () => {
+    const connector = new PostgresSinkConnector();
+    expect([...connector.validate({ 'insert.mode': 'upsert' }).keys()]).toEqual(['pk.fields']);
+    expect([...connector.validate({ 'connection.url': PG_URL, 'connection.port': '5' }).keys()]).toEqual([
+      'connection.url',
+    ]);
+    expect(connector.validate({ 'insert.mode': 'IDEMPOTENT', table: 'x_${topic}' }).size).toBe(0);
+  });
+
+  it('the task refuses bad settings at start', async () => {
+    await expect(new PostgresSinkTask().start({ 'insert.mode': 'merge' })).rejects.toThrow(/insert.mode/);
+  });
+});
