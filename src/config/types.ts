@@ -24,6 +24,11 @@ export interface WorkerConfig {
   readonly shutdownGraceMs: number;
   /** The raw properties, for connectors that read worker settings. */
   readonly raw: Readonly<Record<string, string>>;
+  /**
+   * Notes for the operator (settings sharesink does not read, `consumer` read as classic). Always set
+   * by compileWorkerConfig; optional so that hand-built WorkerConfigs in tests need not list it.
+   */
+  readonly warnings?: readonly string[];
 }
 
 export interface ErrorsConfig {

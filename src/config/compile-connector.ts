@@ -1,0 +1,155 @@
+import { resolveConnectorModule } from '../connect/connector-module.js';
+import { convertersFromProps } from '../connect/converters/registry.js';
+import { ConfigError } from '../errors.js';
+import { CONNECTOR_CONFIG_DEF } from './connector-def.js';
+import { didYouMean } from './did-you-mean.js';
+import { parseValues } from './parse-values.js';
+import { applyShareMode, classicModeWarnings, type ConsumerSetting } from './share-mode.js';
+import { SHARE_GROUP_PREFIX } from './share-def.js';
+import type { ConnectorConfig, ErrorsConfig, GroupProtocol, WorkerConfig } from './types.js';
+import { compileTopicsRegex } from './validators.js';
+
+export interface CompileConnectorOptions {
+  /** Where relative `connector.class` paths are resolved. Default `process.cwd()`. */
+  readonly cwd?: string;
+}
+
+/** Everything known about a connector file: the compiled form when valid, and all problems and warnings. */
+export interface ConnectorCheck {
+  readonly config: ConnectorConfig | undefined;
+  readonly problems: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+const OVERRIDE = 'consumer.override.';
+const DECLARED = new Set(CONNECTOR_CONFIG_DEF.configKeys().map((key) => key.name));
+
+/** Compiles connector properties against the worker, or throws one ConfigError listing every problem. */
+export function compileConnectorConfig(
+  props: Readonly<Record<string, string>>,
+  worker: WorkerConfig,
+  options: CompileConnectorOptions = {},
+): ConnectorConfig {
+  const check = validateConnectorConfig(props, worker, options);
+  if (check.config === undefined) throw new ConfigError(check.problems);
+  return check.config;
+}
+
+/** Like compileConnectorConfig, but returns problems and warnings instead of throwing (for `validate`). */
+export function validateConnectorConfig(
+  props: Readonly<Record<string, string>>,
+  worker: WorkerConfig,
+  options: CompileConnectorOptions = {},
+): ConnectorCheck {
+  const { values, broken, problems } = parseValues(CONNECTOR_CONFIG_DEF, props);
+  const warnings: string[] = [];
+
+  const topics = values['topics'];
+  const regexSource = values['topics.regex'] ?? '';
+  const hasTopics = topics.length > 0 || broken.has('topics');
+  const hasRegex = regexSource !== '' || broken.has('topics.regex');
+  if (!hasTopics && !hasRegex)
+    problems.push(
+      'topics: neither topics nor topics.regex is set; accepted: exactly one of topics (a comma-separated list of topic names) or topics.regex (a regular expression matching whole topic names)',
+    );
+  if (hasTopics && hasRegex)
+    problems.push(
+      `topics: both topics (${JSON.stringify(props['topics'])}) and topics.regex (${JSON.stringify(props['topics.regex'])}) are set; accepted: exactly one of them`,
+    );
+  const compiled = regexSource === '' ? undefined : compileTopicsRegex(regexSource);
+  const topicsRegex = compiled instanceof RegExp ? compiled : undefined;
+
+  const protocolText = values['consumer.override.group.protocol']?.toLowerCase();
+  if (protocolText === 'consumer')
+    warnings.push(
+      'consumer.override.group.protocol=consumer: read as classic (sharesink joins consumer groups with the classic protocol)',
+    );
+  const groupProtocol: GroupProtocol =
+    protocolText === undefined ? worker.groupProtocol : protocolText === 'share' ? 'share' : 'classic';
+  const name = values['name'];
+  const groupId = values['consumer.override.group.id'] ?? `connect-${name}`;
+
+  const consumerSettings = overlayConsumer(worker, props);
+  const consumer = Object.fromEntries([...consumerSettings].map(([k, s]) => [k, s.value]));
+  // the resolved values, so nothing reading `consumer` sees a group other than the one joined
+  consumer['group.id'] = groupId;
+  consumer['group.protocol'] = groupProtocol;
+
+  const dlqText = values['errors.deadletterqueue.topic.name'] ?? '';
+  const dlqTopic = dlqText === '' ? undefined : dlqText;
+  let shareGroupConfigs: Record<string, string> = {};
+  if (groupProtocol === 'share') {
+    const share = applyShareMode({ props, values, broken, consumer: consumerSettings, dlqTopic });
+    shareGroupConfigs = share.groupConfigs;
+    warnings.push(...share.warnings);
+    problems.push(...share.problems);
+  } else {
+    warnings.push(...classicModeWarnings(props));
+    if (dlqTopic !== undefined && values['errors.tolerance'] === 'none')
+      warnings.push(
+        `errors.deadletterqueue.topic.name=${dlqTopic}: errors.tolerance=none fails the task at the first failed record, so nothing reaches the dead-letter topic; set errors.tolerance=all to use it`,
+      );
+  }
+
+  const deadLetterTopics = [dlqTopic, shareGroupConfigs['errors.deadletterqueue.topic.name']];
+  for (const topic of new Set(deadLetterTopics)) {
+    if (topic === undefined || topic === '') continue;
+    if (topics.includes(topic) || topicsRegex?.test(topic))
+      problems.push(
+        `topics: the dead-letter topic ${JSON.stringify(topic)} is also read by this connector; accepted: topics and topics.regex that leave out the dead-letter topic`,
+      );
+  }
+
+  for (const key of Object.keys(props)) {
+    if (key.startsWith('share.') && !key.startsWith(SHARE_GROUP_PREFIX) && !DECLARED.has(key))
+      warnings.push(`${key}: not a sharesink setting; ignored${didYouMean(key, DECLARED)}`);
+  }
+
+  if (problems.length > 0 || broken.size > 0) return { config: undefined, problems, warnings };
+
+  const errors: ErrorsConfig = {
+    tolerance: values['errors.tolerance'] as ErrorsConfig['tolerance'],
+    retryTimeoutMs: values['errors.retry.timeout'],
+    retryDelayMaxMs: values['errors.retry.delay.max.ms'],
+    logEnable: values['errors.log.enable'],
+    logIncludeMessages: values['errors.log.include.messages'],
+    deadLetterQueueTopic: groupProtocol === 'classic' ? dlqTopic : undefined,
+    deadLetterQueueContextHeaders: values['errors.deadletterqueue.context.headers.enable'],
+  };
+  const connectorClass = values['connector.class'];
+  const config: ConnectorConfig = {
+    name,
+    connectorClass,
+    connectorModule: resolveConnectorModule(connectorClass, options.cwd),
+    tasksMax: values['tasks.max'],
+    topics,
+    topicsRegex,
+    groupProtocol,
+    groupId,
+    converters: convertersFromProps(worker.raw, props),
+    errors,
+    putTimeoutMs: values['put.timeout.ms'] ?? Infinity,
+    lockRenewal: values['share.lock.renewal'] as ConnectorConfig['lockRenewal'],
+    renewFraction: values['share.lock.renew.fraction'],
+    maxInFlightBatches: values['max.inflight.batches'],
+    shareGroupConfigs,
+    consumer,
+    warnings,
+    raw: { ...props },
+  };
+  return { config, problems, warnings };
+}
+
+/** Worker `consumer.*` overlaid by connector `consumer.override.*`, remembering who set what. */
+function overlayConsumer(
+  worker: WorkerConfig,
+  props: Readonly<Record<string, string>>,
+): Map<string, ConsumerSetting> {
+  const settings = new Map<string, ConsumerSetting>();
+  for (const [name, value] of Object.entries(worker.consumer))
+    settings.set(name, { key: `consumer.${name}`, value });
+  for (const [key, value] of Object.entries(props)) {
+    if (key.startsWith(OVERRIDE)) settings.set(key.slice(OVERRIDE.length), { key, value });
+  }
+  return settings;
+}

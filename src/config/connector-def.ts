@@ -1,0 +1,202 @@
+import { ConfigDef } from '../connect/config-def.js';
+import { all, atLeast, between, nonEmptyString, oneOf } from '../connect/config-validators.js';
+import { BUILTIN_CONNECTORS } from '../connect/connector-module.js';
+import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from './converter-names.js';
+import { SHARE_CONFIG_DEF } from './share-def.js';
+import {
+  classOrModule,
+  GROUP_PROTOCOL_VALUES,
+  MAX_TIMER_MS,
+  noControlCharacters,
+  optionalTopicName,
+  topicNames,
+  validRegex,
+} from './validators.js';
+
+const connector = 'connector';
+const errors = 'errors';
+
+export const CONNECTOR_BASE_DEF = new ConfigDef()
+  .define({
+    name: 'name',
+    type: 'string',
+    validator: all(nonEmptyString(), noControlCharacters()),
+    importance: 'high',
+    group: connector,
+    documentation: 'Unique name of the connector. The default group id is `connect-<name>`.',
+  })
+  .define({
+    name: 'connector.class',
+    type: 'class',
+    validator: classOrModule('sink connector', Object.keys(BUILTIN_CONNECTORS)),
+    importance: 'high',
+    group: connector,
+    documentation:
+      "The connector to run: a built-in one by any of its names (Connect's class names are aliases), or a module whose default export is `{ connector, task }` (see docs/connector-authoring.md). Relative paths are resolved against the working directory.",
+  })
+  .define({
+    name: 'tasks.max',
+    type: 'int',
+    default: 1,
+    validator: atLeast(1),
+    importance: 'high',
+    group: connector,
+    documentation:
+      'Maximum number of tasks for this connector. In classic mode more tasks than partitions sit idle; in share mode every task reads from every partition.',
+  })
+  .define({
+    name: 'topics',
+    type: 'list',
+    default: [],
+    validator: topicNames(),
+    importance: 'high',
+    group: connector,
+    documentation: 'Topics to read, comma-separated. Exactly one of `topics` and `topics.regex` must be set.',
+  })
+  .define({
+    name: 'topics.regex',
+    type: 'string',
+    default: null,
+    validator: validRegex(),
+    importance: 'high',
+    group: connector,
+    documentation:
+      "Regular expression (JavaScript syntax, which agrees with Java's for the usual cases) that whole topic names must match. Exactly one of `topics` and `topics.regex` must be set.",
+  })
+  .define({
+    name: 'key.converter',
+    type: 'class',
+    default: null,
+    validator: classOrModule('converter', BUILTIN_VALUE_CONVERTERS),
+    importance: 'low',
+    group: connector,
+    documentation:
+      "Overrides the worker's `key.converter` for this connector; its settings then come from this connector's `key.converter.*` only.",
+  })
+  .define({
+    name: 'value.converter',
+    type: 'class',
+    default: null,
+    validator: classOrModule('converter', BUILTIN_VALUE_CONVERTERS),
+    importance: 'low',
+    group: connector,
+    documentation:
+      "Overrides the worker's `value.converter` for this connector; its settings then come from this connector's `value.converter.*` only.",
+  })
+  .define({
+    name: 'header.converter',
+    type: 'class',
+    default: null,
+    validator: classOrModule('header converter', BUILTIN_HEADER_CONVERTERS),
+    importance: 'low',
+    group: connector,
+    documentation: "Overrides the worker's `header.converter` for this connector.",
+  })
+  .define({
+    name: 'consumer.override.group.protocol',
+    type: 'string',
+    default: null,
+    validator: oneOf(GROUP_PROTOCOL_VALUES, { caseInsensitive: true }),
+    importance: 'high',
+    group: connector,
+    documentation:
+      "The switch: `share` reads through a share group (KIP-932, KIP-1302), `classic` through a consumer group. Default: the worker's `consumer.group.protocol`. Nothing else needs to change.",
+  })
+  .define({
+    name: 'consumer.override.group.id',
+    type: 'string',
+    default: null,
+    validator: nonEmptyString(),
+    importance: 'medium',
+    group: connector,
+    documentation: "Group id (the share group's name in share mode). Default `connect-<name>`, as Connect.",
+  })
+  .define({
+    name: 'put.timeout.ms',
+    type: 'long',
+    default: null,
+    validator: between(1, MAX_TIMER_MS),
+    importance: 'medium',
+    group: connector,
+    documentation:
+      'Longest a `put()` may run before it is aborted: its records are then released (share) or retried (classic). Default: no limit. Connect has no such setting.',
+  })
+  .define({
+    name: 'max.inflight.batches',
+    type: 'int',
+    default: 4,
+    validator: atLeast(1),
+    importance: 'medium',
+    group: connector,
+    documentation:
+      'Batches a task holds at once (fetched and not yet acknowledged or committed). In share mode each one holds record locks.',
+  });
+
+export const ERRORS_DEF = new ConfigDef()
+  .define({
+    name: 'errors.tolerance',
+    type: 'string',
+    default: 'none',
+    validator: oneOf(['none', 'all']),
+    importance: 'medium',
+    group: errors,
+    documentation:
+      '`none`: a record that fails for good (conversion or a non-retriable `put()` error) fails the task. `all`: such records are skipped (classic) or rejected (share) and the task goes on.',
+  })
+  .define({
+    name: 'errors.retry.timeout',
+    type: 'long',
+    default: 0,
+    validator: atLeast(-1),
+    importance: 'medium',
+    group: errors,
+    documentation:
+      "How long a batch that fails with a retriable error is retried in classic mode, in ms; `-1` retries forever, `0` not at all. In share mode retriable failures are released and redelivered by the broker, up to the group's `share.delivery.count.limit`.",
+  })
+  .define({
+    name: 'errors.retry.delay.max.ms',
+    type: 'long',
+    default: 60000,
+    validator: between(1, MAX_TIMER_MS),
+    importance: 'medium',
+    group: errors,
+    documentation: 'Longest wait between retries; the wait doubles from 100 ms up to this.',
+  })
+  .define({
+    name: 'errors.log.enable',
+    type: 'boolean',
+    default: false,
+    importance: 'medium',
+    group: errors,
+    documentation: 'Log every failed record (topic, partition, offset and the error).',
+  })
+  .define({
+    name: 'errors.log.include.messages',
+    type: 'boolean',
+    default: false,
+    importance: 'medium',
+    group: errors,
+    documentation: "Include the record's key, value and headers in those log lines.",
+  })
+  .define({
+    name: 'errors.deadletterqueue.topic.name',
+    type: 'string',
+    default: null,
+    validator: optionalTopicName(),
+    importance: 'medium',
+    group: errors,
+    documentation:
+      "Classic mode: the topic the worker writes failed records to (needs `errors.tolerance=all`). Share mode: mapped to the group's broker-side dead-letter queue (`share.group.errors.deadletterqueue.topic.name`, Kafka 4.4), so the name must start with `dlq.`.",
+  })
+  .define({
+    name: 'errors.deadletterqueue.context.headers.enable',
+    type: 'boolean',
+    default: false,
+    importance: 'low',
+    group: errors,
+    documentation:
+      'Classic mode: add `__connect.errors.*` headers describing the failure to dead-letter records. In share mode the broker always adds its own `__dlq.errors.*` headers.',
+  });
+
+/** The connector file (`.properties` or JSON): connector, errors and share settings. */
+export const CONNECTOR_CONFIG_DEF = CONNECTOR_BASE_DEF.merge(ERRORS_DEF).merge(SHARE_CONFIG_DEF);

@@ -1,0 +1,88 @@
+import { ConfigDef } from '../connect/config-def.js';
+import { atLeast, between, nonEmptyString, oneOf } from '../connect/config-validators.js';
+import { DEFAULT_CONVERTERS } from '../connect/converters/registry.js';
+import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from './converter-names.js';
+import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from './validators.js';
+
+const group = 'worker';
+
+/** The worker `.properties` file: one declaration per setting, the source of docs/configuration.md. */
+export const WORKER_CONFIG_DEF = new ConfigDef()
+  .define({
+    name: 'bootstrap.servers',
+    type: 'list',
+    validator: hostPorts(),
+    importance: 'high',
+    group,
+    documentation:
+      'Kafka brokers to make the first connection to, as comma-separated host:port pairs. Required, as in Connect 4.',
+  })
+  .define({
+    name: 'client.id',
+    type: 'string',
+    default: 'sharesink',
+    validator: nonEmptyString(),
+    importance: 'low',
+    group,
+    documentation:
+      'Prefix of the client.id of every Kafka client the worker makes, as seen in broker logs and quotas.',
+  })
+  .define({
+    name: 'key.converter',
+    type: 'class',
+    default: DEFAULT_CONVERTERS.key.className,
+    validator: classOrModule('converter', BUILTIN_VALUE_CONVERTERS),
+    importance: 'high',
+    group,
+    documentation:
+      'Converter for record keys, for connectors that do not set their own. Its settings go under the `key.converter.` prefix (e.g. `key.converter.schemas.enable=false`).',
+  })
+  .define({
+    name: 'value.converter',
+    type: 'class',
+    default: DEFAULT_CONVERTERS.value.className,
+    validator: classOrModule('converter', BUILTIN_VALUE_CONVERTERS),
+    importance: 'high',
+    group,
+    documentation:
+      'Converter for record values, for connectors that do not set their own. Its settings go under the `value.converter.` prefix.',
+  })
+  .define({
+    name: 'header.converter',
+    type: 'class',
+    default: DEFAULT_CONVERTERS.header.className,
+    validator: classOrModule('header converter', BUILTIN_HEADER_CONVERTERS),
+    importance: 'low',
+    group,
+    documentation: 'Converter for header values. Its settings go under the `header.converter.` prefix.',
+  })
+  .define({
+    name: 'consumer.group.protocol',
+    type: 'string',
+    default: 'classic',
+    validator: oneOf(GROUP_PROTOCOL_VALUES, { caseInsensitive: true }),
+    importance: 'high',
+    group,
+    documentation:
+      'How connectors read Kafka unless they set `consumer.override.group.protocol`: `share` (a share group, KIP-932) or `classic` (a consumer group, as Connect). `consumer` (KIP-848) is accepted and read as `classic`. Case-insensitive.',
+  })
+  .define({
+    name: 'pool.threads',
+    type: 'int',
+    default: null,
+    validator: atLeast(1),
+    importance: 'medium',
+    group,
+    documentation:
+      'Worker threads that run `put()` for every task of every connector. Default: the number of CPUs Node reports (`os.availableParallelism()`).',
+  })
+  .define({
+    name: 'task.shutdown.graceful.timeout.ms',
+    type: 'long',
+    default: 5000,
+    validator: between(0, MAX_TIMER_MS),
+    importance: 'low',
+    group,
+    documentation:
+      'How long stopping a task lets running puts finish before it aborts them; in share mode their records are then released for redelivery.',
+  });
