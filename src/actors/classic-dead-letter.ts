@@ -1,0 +1,151 @@
+/**
+ * Connect's dead-letter queue for classic mode (`errors.deadletterqueue.topic.name`): the original
+ * record's key, value, timestamp and headers, plus — with `errors.deadletterqueue.context.headers.enable`
+ * — the `__connect.errors.*` headers that Connect's DeadLetterQueueReporter writes, under its exact names
+ * and with every value a UTF-8 string, so existing DLQ tooling reads ours unchanged.
+ */
+import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { RawRecord } from '../connect/raw-record.js';
+
+export const DLQ_HEADERS = {
+  topic: '__connect.errors.topic',
+  partition: '__connect.errors.partition',
+  offset: '__connect.errors.offset',
+  connectorName: '__connect.errors.connector.name',
+  taskId: '__connect.errors.task.id',
+  stage: '__connect.errors.stage',
+  executingClass: '__connect.errors.class.name',
+  exceptionClass: '__connect.errors.exception.class.name',
+  exceptionMessage: '__connect.errors.exception.message',
+  exceptionStacktrace: '__connect.errors.exception.stacktrace',
+} as const;
+
+/** Connect names the executing class of a put failure after the SinkTask interface, not the task. */
+export const SINK_TASK_CLASS = 'org.apache.kafka.connect.sink.SinkTask';
+
+/** Why one record is dead-lettered, in the terms of Connect's ProcessingContext. */
+export interface DeadLetterReason {
+  /** Connect's Stage: TASK_PUT, KEY_CONVERTER, VALUE_CONVERTER, HEADER_CONVERTER. */
+  readonly stage: string;
+  readonly executingClass: string;
+  readonly exceptionClass: string;
+  readonly message: string;
+  readonly stack?: string | undefined;
+}
+
+export interface DeadLetterQueueOptions {
+  readonly topic: string;
+  readonly contextHeaders: boolean;
+  readonly connector: string;
+  readonly taskId: number;
+  /** Replication factor when the topic has to be created. Default: min(3, brokers), as Connect's 3 fits no smaller cluster. */
+  readonly replicationFactor?: number;
+  readonly logger: Logger;
+}
+
+export class ClassicDeadLetterQueue {
+  private readonly kafka: Kafka;
+  private readonly o: DeadLetterQueueOptions;
+  private readonly producer: Producer;
+  private readonly taskId: string;
+
+  constructor(kafka: Kafka, options: DeadLetterQueueOptions) {
+    this.kafka = kafka;
+    this.o = options;
+    this.taskId = String(options.taskId);
+    this.producer = kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+  }
+
+  get topic(): string {
+    return this.o.topic;
+  }
+
+  /** Creates the topic when it is missing (one partition, as Connect does) and connects the producer. */
+  async start(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = await admin.listTopics();
+      if (!existing.includes(this.o.topic)) {
+        const replicationFactor =
+          this.o.replicationFactor ?? Math.min(3, (await admin.describeCluster()).brokers.length);
+        const created = await admin.createTopics({
+          waitForLeaders: true,
+          topics: [{ topic: this.o.topic, numPartitions: 1, replicationFactor }],
+        });
+        if (created)
+          this.o.logger.info({ topic: this.o.topic, replicationFactor }, 'created dead letter topic');
+      }
+    } finally {
+      await admin.disconnect();
+    }
+    await this.producer.connect();
+  }
+
+  /** Writes `records[i]` for every index in `indexes`; resolves once the broker has them all (acks=all). */
+  async send(
+    records: readonly RawRecord[],
+    indexes: Iterable<number>,
+    reasonOf: (index: number) => DeadLetterReason,
+  ): Promise<number> {
+    const messages: Message[] = [];
+    for (const i of indexes) {
+      const r = records[i];
+      if (r !== undefined) messages.push(this.message(r, reasonOf(i)));
+    }
+    if (messages.length === 0) return 0;
+    await this.producer.send({ topic: this.o.topic, acks: -1, messages });
+    return messages.length;
+  }
+
+  async close(): Promise<void> {
+    await this.producer.disconnect();
+  }
+
+  private message(r: RawRecord, reason: DeadLetterReason): Message {
+    const headers: IHeaders = {};
+    // appends, as Connect's Headers.add does: a record dead-lettered twice keeps both contexts
+    const add = (key: string, value: Buffer | string): void => {
+      const seen = headers[key];
+      if (seen === undefined) headers[key] = value;
+      else if (Array.isArray(seen)) seen.push(value);
+      else headers[key] = [seen, value];
+    };
+    // kafkajs cannot write a null header value; an empty one is the closest it can
+    for (const h of r.headers) add(h.key, h.value === null ? EMPTY : toBuffer(h.value));
+    if (this.o.contextHeaders) {
+      add(DLQ_HEADERS.topic, r.topic);
+      add(DLQ_HEADERS.partition, String(r.partition));
+      add(DLQ_HEADERS.offset, String(r.offset));
+      add(DLQ_HEADERS.connectorName, this.o.connector);
+      add(DLQ_HEADERS.taskId, this.taskId);
+      add(DLQ_HEADERS.stage, reason.stage);
+      add(DLQ_HEADERS.executingClass, reason.executingClass);
+      add(DLQ_HEADERS.exceptionClass, reason.exceptionClass);
+      add(DLQ_HEADERS.exceptionMessage, reason.message);
+      if (reason.stack !== undefined) add(DLQ_HEADERS.exceptionStacktrace, reason.stack);
+    }
+    return {
+      key: r.key === null ? null : toBuffer(r.key),
+      value: r.value === null ? null : toBuffer(r.value),
+      timestamp: r.timestamp === null ? undefined : String(r.timestamp),
+      headers,
+    };
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The error's class as its stack names it (`RetriableError: …`), else `Error`. */
+export function exceptionClassOf(stack: string | undefined): string {
+  const match = stack === undefined ? null : /^([A-Za-z_$][\w$.]*)(?::|$)/.exec(stack);
+  return match?.[1] ?? 'Error';
+}

@@ -1,0 +1,293 @@
+// Classic mode against the real broker: a kafkajs consumer group feeding the same batch machine and
+// put pool as share mode, with offsets committed after puts, retries in place, errors.tolerance and the
+// Connect-style dead letter topic. The recording fixture appends `value\tdeliveryCount` per record.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Partitioners } from 'kafkajs';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ClassicTaskRunner, type ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
+import { DLQ_HEADERS, SINK_TASK_CLASS } from '../../src/actors/classic-dead-letter.js';
+import { convertersFromProps } from '../../src/connect/converters/registry.js';
+import { PutPool } from '../../src/pool/put-pool.js';
+import {
+  consumeClassic,
+  createTopic,
+  deleteTopics,
+  kafkaClient,
+  testBrokers,
+  uniqueGroup,
+  uniqueTopic,
+} from './harness/kafka.js';
+
+const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
+const RECORDING = new URL('../fixtures/connectors/recording.ts', import.meta.url);
+const FATAL = new URL('../fixtures/connectors/fatal.ts', import.meta.url);
+const topics: string[] = [];
+const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-classic-'));
+const STRINGS = convertersFromProps({
+  'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+  'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+});
+// one producer batch per fetch, so a kafkajs batch is one produce call (10 records) and a stream has many
+const SMALL_FETCH = { 'max.partition.fetch.bytes': '256', 'fetch.max.wait.ms': '100' };
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterAll(async () => {
+  if (topics.length > 0) await deleteTopics(topics);
+});
+
+async function newTopic(name: string): Promise<string> {
+  const topic = uniqueTopic(name);
+  topics.push(topic);
+  await createTopic(topic, { partitions: 2 });
+  return topic;
+}
+
+/** Produces `values` as one send per `chunk` values (one RecordBatch each), alternating partitions. */
+async function produceChunks(topic: string, values: number[], chunk = 10): Promise<void> {
+  const producer = kafkaClient('sharesink-test-producer').producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
+  try {
+    for (let i = 0; i < values.length; i += chunk) {
+      const partition = (i / chunk) % 2;
+      const messages = values.slice(i, i + chunk).map((v) => ({ value: String(v), partition }));
+      await producer.send({ topic, acks: -1, messages });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** Committed offset and log end per partition. */
+async function offsets(group: string, topic: string): Promise<{ committed: number[]; end: number[] }> {
+  const admin = kafkaClient('sharesink-test-admin').admin();
+  await admin.connect();
+  try {
+    const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+    const ends = await admin.fetchTopicOffsets(topic);
+    const byPartition = (ps: { partition: number; offset: string }[]) =>
+      [...ps].sort((a, b) => a.partition - b.partition).map((p) => Number(p.offset));
+    return { committed: byPartition(committed?.partitions ?? []), end: byPartition(ends) };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function readValues(file: string): number[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Number(l.split('\t')[0]));
+  } catch {
+    return [];
+  }
+}
+
+interface Harness {
+  runner: ClassicTaskRunner;
+  pool: PutPool;
+  sinkFile: string;
+  failures: Error[];
+}
+
+function runner(
+  name: string,
+  topic: string,
+  group: string,
+  opts: Partial<ClassicTaskRunnerOptions> & { props?: Record<string, string>; module?: URL } = {},
+): Harness {
+  const sinkFile = path.join(dir, `${name}.txt`);
+  const pool = new PutPool({ connectorModule: opts.module ?? RECORDING, threads: 2, logger });
+  const failures: Error[] = [];
+  const r = new ClassicTaskRunner({
+    connector: name,
+    taskId: 0,
+    topics: [topic],
+    groupId: group,
+    brokers: testBrokers().split(','),
+    consumer: SMALL_FETCH,
+    pool,
+    poolTask: { id: `${name}-0`, props: { 'sink.file': sinkFile, ...opts.props }, converters: STRINGS },
+    logger,
+    onFailure: (e) => failures.push(e),
+    ...opts,
+  });
+  return { runner: r, pool, sinkFile, failures };
+}
+
+async function until(what: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await what())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+async function committedToEnd(group: string, topic: string): Promise<boolean> {
+  const o = await offsets(group, topic);
+  return o.committed.length === o.end.length && o.committed.every((c, i) => c === o.end[i]);
+}
+
+async function close(h: Harness): Promise<void> {
+  await h.runner.stop();
+  await h.pool.close();
+}
+
+describe('ClassicTaskRunner against Kafka', () => {
+  it('an ok sink gets every record once and commits to the log end', async () => {
+    const topic = await newTopic('cl-ok');
+    const group = uniqueGroup('cl-ok');
+    await produceChunks(topic, range(1, 200));
+    const h = runner('cl-ok', topic, group);
+    await h.runner.start();
+    await until(async () => readValues(h.sinkFile).length >= 200 && (await committedToEnd(group, topic)));
+    await close(h);
+    const values = readValues(h.sinkFile);
+    expect(values).toHaveLength(200);
+    expect([...values].sort((a, b) => a - b)).toEqual(range(1, 200));
+    const o = await offsets(group, topic);
+    expect(o.committed).toEqual(o.end);
+    expect(o.end.reduce((a, b) => a + b, 0)).toBe(200);
+    const c = h.runner.counters.snapshot();
+    expect(c.accepted).toBe(200);
+    expect(c.batches).toBeGreaterThanOrEqual(20);
+    expect(c.commits).toBe(c.batches);
+    expect(h.failures).toEqual([]);
+  });
+
+  it('retriable twice then ok: the same batches are retried in place, all written, all committed', async () => {
+    const topic = await newTopic('cl-retry');
+    const group = uniqueGroup('cl-retry');
+    await produceChunks(topic, range(1, 60));
+    const h = runner('cl-retry', topic, group, {
+      props: { 'fail.retriable.times': '2' },
+      errors: { retryDelayMaxMs: 500 },
+    });
+    await h.runner.start();
+    await until(async () => readValues(h.sinkFile).length >= 60 && (await committedToEnd(group, topic)));
+    await close(h);
+    const values = readValues(h.sinkFile);
+    // a RetriableError writes nothing, so retrying in place duplicates nothing
+    expect([...values].sort((a, b) => a - b)).toEqual(range(1, 60));
+    const c = h.runner.counters.snapshot();
+    // each of the 2 pool threads' instance fails its first 2 puts
+    expect(c.retries).toBeGreaterThanOrEqual(2);
+    expect(c.retries).toBeLessThanOrEqual(4);
+    expect(c.putsFailed).toBe(c.retries);
+    expect(c.released + c.rejected).toBe(0);
+    expect(c.accepted).toBe(60);
+    const o = await offsets(group, topic);
+    expect(o.committed).toEqual(o.end);
+  });
+
+  it('a fatal put with errors.tolerance=none fails the task and commits nothing past the good batches', async () => {
+    const topic = await newTopic('cl-fatal');
+    const group = uniqueGroup('cl-fatal');
+    await produceChunks(topic, range(1, 40));
+    const first = runner('cl-fatal-ok', topic, group);
+    await first.runner.start();
+    await until(() => committedToEnd(group, topic));
+    await close(first);
+    const before = await offsets(group, topic);
+    expect(before.committed).toEqual([20, 20]);
+
+    await produceChunks(topic, range(41, 80));
+    const h = runner('cl-fatal', topic, group, { module: FATAL, errors: { tolerance: 'none' } });
+    await h.runner.start();
+    // the other partition's batch may still be putting when the first one fails the task
+    await until(() => h.failures.length > 0 && h.runner.inFlight === 0, 30_000);
+    const puts = h.runner.counters.puts;
+    await sleep(2000); // consuming stopped: no further puts
+    expect(h.runner.counters.puts).toBe(puts);
+    await close(h);
+    expect(h.failures).toHaveLength(1);
+    expect(h.failures[0]!.message).toMatch(/schema mismatch.*errors\.tolerance=none/);
+    const after = await offsets(group, topic);
+    expect(after.end).toEqual([40, 40]);
+    expect(after.committed).toEqual([20, 20]);
+    expect(h.runner.counters.snapshot().commits).toBe(0);
+  });
+
+  it('errant every 10th with errors.tolerance=all: 10% to the DLQ with __connect.errors.* headers', async () => {
+    const topic = await newTopic('cl-errant');
+    const dlq = uniqueTopic('cl-errant-dlq');
+    topics.push(dlq);
+    const group = uniqueGroup('cl-errant');
+    await produceChunks(topic, range(1, 100));
+    const h = runner('cl-errant', topic, group, {
+      props: { 'errant.every': '10' },
+      errors: { tolerance: 'all', deadLetterQueueTopic: dlq, deadLetterQueueContextHeaders: true },
+    });
+    await h.runner.start(); // creates the DLQ topic
+    await until(async () => readValues(h.sinkFile).length >= 90 && (await committedToEnd(group, topic)));
+    await close(h);
+    const written = readValues(h.sinkFile);
+    expect([...written].sort((a, b) => a - b)).toEqual(range(1, 100).filter((v) => v % 10 !== 0));
+
+    const dead = await consumeClassic(dlq, 10, { timeoutMs: 30_000 });
+    expect(dead.map((r) => Number(r.value)).sort((a, b) => a - b)).toEqual(range(1, 10).map((v) => v * 10));
+    const source = await consumeClassic(topic, 100, { timeoutMs: 30_000 });
+    const at = new Map(source.map((r) => [`${r.partition}/${r.offset}`, r.value]));
+    for (const r of dead) {
+      const hd = r.headers;
+      expect(hd[DLQ_HEADERS.topic]).toBe(topic);
+      expect(at.get(`${hd[DLQ_HEADERS.partition]}/${hd[DLQ_HEADERS.offset]}`)).toBe(r.value);
+      expect(hd[DLQ_HEADERS.connectorName]).toBe('cl-errant');
+      expect(hd[DLQ_HEADERS.taskId]).toBe('0');
+      expect(hd[DLQ_HEADERS.stage]).toBe('TASK_PUT');
+      expect(hd[DLQ_HEADERS.executingClass]).toBe(SINK_TASK_CLASS);
+      expect(hd[DLQ_HEADERS.exceptionClass]).toBe('Error');
+      expect(hd[DLQ_HEADERS.exceptionMessage]).toBe(`record ${r.value} is poison`);
+    }
+    const c = h.runner.counters.snapshot();
+    expect(c.deadLettered).toBe(10);
+    expect(c.rejected).toBe(10);
+    expect(c.accepted).toBe(90);
+    expect(h.failures).toEqual([]);
+    const o = await offsets(group, topic);
+    expect(o.committed).toEqual(o.end);
+  });
+
+  it('stop() mid-stream, then a new runner in the same group: nothing lost', async () => {
+    const topic = await newTopic('cl-restart');
+    const group = uniqueGroup('cl-restart');
+    await produceChunks(topic, range(1, 300));
+    const props = { 'put.latency.ms': '400' };
+    // a grace shorter than a put: stop() aborts the puts in flight, which commit nothing
+    const a = runner('cl-restart', topic, group, { props, shutdownGraceMs: 50 });
+    await a.runner.start();
+    await until(() => readValues(a.sinkFile).length >= 60 && a.runner.inFlight > 0);
+    await a.runner.stop();
+    expect(a.runner.counters.snapshot().released).toBeGreaterThan(0);
+    const mid = await offsets(group, topic);
+    const firstRun = readValues(a.sinkFile).length;
+    await a.pool.close();
+    expect(firstRun).toBeLessThan(300);
+
+    // same sink file: the second runner appends to it
+    const b = runner('cl-restart', topic, group, { props });
+    await b.runner.start();
+    await until(
+      async () => (await committedToEnd(group, topic)) && new Set(readValues(b.sinkFile)).size >= 300,
+    );
+    await close(b);
+    const values = readValues(b.sinkFile);
+    expect([...new Set(values)].sort((x, y) => x - y)).toEqual(range(1, 300));
+    const duplicates = values.length - 300;
+    // written but not committed when the first runner stopped: at most what it wrote past its commits
+    const committedAtStop = mid.committed.reduce((s, o) => s + Math.max(0, o), 0);
+    expect(duplicates).toBeLessThanOrEqual(firstRun - committedAtStop);
+    expect(duplicates).toBeGreaterThanOrEqual(0);
+    logger.info({ firstRun, committedAtStop, duplicates }, 'restart');
+    process.stdout.write(
+      `restart: first run wrote ${firstRun}, committed ${committedAtStop}, duplicates ${duplicates}\n`,
+    );
+  });
+});
