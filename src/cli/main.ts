@@ -1,0 +1,136 @@
+/**
+ * The `sharesink` command. Exit codes (also in docs/cli.md):
+ *   0  success
+ *   1  runtime failure (a task failed, the broker was unreachable, …)
+ *   2  invalid configuration or usage
+ * 130  a second SIGINT/SIGTERM during graceful shutdown
+ */
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { pino, type Logger } from 'pino';
+import { Worker, stopOnSignals } from '../actors/worker.js';
+import { isSharesinkError } from '../errors.js';
+import { batchMachine } from '../machines/batch.js';
+import { connectorMachine } from '../machines/connector.js';
+import { taskMachine } from '../machines/task.js';
+import { toDot, toMermaid } from '../machines/diagram.js';
+import { compileFiles } from './compile-files.js';
+import { showProgress } from './progress.js';
+
+const MACHINES = { batch: batchMachine, task: taskMachine, connector: connectorMachine } as const;
+
+function makeLogger(level: string | undefined, interactive: boolean): Logger {
+  // a terminal gets the live progress line and only warnings; pipes get JSON logs at info
+  return pino({ name: 'sharesink', level: level ?? (interactive ? 'warn' : 'info') }, pino.destination(2));
+}
+
+function reportError(err: unknown): number {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = isSharesinkError(err) ? err.code : undefined;
+  process.stderr.write(`sharesink: ${message}\n`);
+  return code === 'SHARESINK_CONFIG_INVALID' ? 2 : 1;
+}
+
+async function standalone(
+  workerFile: string,
+  connectorFiles: string[],
+  opts: { summaryFile?: string; logLevel?: string; progress?: boolean },
+): Promise<void> {
+  const interactive = opts.progress !== false && process.stderr.isTTY === true;
+  const logger = makeLogger(opts.logLevel, interactive);
+  const { worker, connectors } = await compileFiles(workerFile, connectorFiles);
+  const w = new Worker({ worker, connectors, logger });
+  let stopProgress: (() => void) | undefined;
+  const finish = (code: number) => {
+    stopProgress?.();
+    if (opts.summaryFile) writeFileSync(opts.summaryFile, `${JSON.stringify(w.summary(), null, 2)}\n`);
+    process.exit(code);
+  };
+  stopOnSignals(w, finish, logger);
+  try {
+    await w.start();
+  } catch (err) {
+    await w.stop().catch(() => undefined);
+    throw err;
+  }
+  if (interactive) {
+    process.stderr.write(
+      `sharesink: running ${connectors.map((c) => `${c.name} (${c.groupProtocol})`).join(', ')}; Ctrl-C stops gracefully\n`,
+    );
+    stopProgress = showProgress(w, process.stderr);
+  }
+}
+
+async function validate(files: string[]): Promise<void> {
+  const [workerFile, ...connectorFiles] = files;
+  const { connectors } = await compileFiles(workerFile!, connectorFiles);
+  for (const c of connectors) {
+    process.stdout.write(
+      `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,
+    );
+    for (const w of c.warnings) process.stdout.write(`  note: ${w}\n`);
+  }
+  if (connectors.length === 0) process.stdout.write('worker config: valid\n');
+}
+
+export function buildProgram(): Command {
+  const program = new Command('sharesink')
+    .description(
+      'Run Kafka Connect sink connectors on Node.js, through share groups (KIP-932) or classic groups',
+    )
+    .version('0.1.0')
+    .showHelpAfterError();
+
+  program
+    .command('standalone')
+    .description('run connectors in this process, like connect-standalone')
+    .argument('<worker.properties>', 'worker config (bootstrap.servers, converters, consumer.*)')
+    .argument('<connector...>', 'connector configs (.properties or .json)')
+    .option('--summary-file <path>', 'write a JSON summary of every connector counter on shutdown')
+    .option('--log-level <level>', 'pino log level (default: warn on a terminal, info otherwise)')
+    .option('--no-progress', 'no live progress line, even on a terminal')
+    .action(async (workerFile: string, connectorFiles: string[], opts) => {
+      await standalone(
+        workerFile,
+        connectorFiles,
+        opts as { summaryFile?: string; logLevel?: string; progress?: boolean },
+      );
+    });
+
+  program
+    .command('validate')
+    .description('check a worker config and connector configs; lists every problem at once')
+    .argument('<worker.properties>')
+    .argument('[connector...]')
+    .action(async (workerFile: string, connectorFiles: string[]) => {
+      await validate([workerFile, ...connectorFiles]);
+    });
+
+  program
+    .command('diagram')
+    .description('print a state machine diagram generated from the machine definitions')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'),
+    )
+    .addOption(
+      new Option('--machine <machine>', 'which machine').choices(Object.keys(MACHINES)).default('batch'),
+    )
+    .action((opts: { format: 'mermaid' | 'dot'; machine: keyof typeof MACHINES }) => {
+      const machine = MACHINES[opts.machine];
+      process.stdout.write(opts.format === 'dot' ? toDot(machine) : toMermaid(machine));
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride((err) => {
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  });
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exit(reportError(err));
+  }
+}
