@@ -32,6 +32,12 @@ export const BUILTIN_CONNECTORS: Readonly<Record<string, string>> = Object.freez
   NoopSinkConnector: builtin('noop/index'),
   NoopSink: builtin('noop/index'),
   noop: builtin('noop/index'),
+  PostgresSinkConnector: builtin('postgres/index'),
+  PostgresSink: builtin('postgres/index'),
+  postgres: builtin('postgres/index'),
+  KafkaSinkConnector: builtin('kafka/index'),
+  KafkaSink: builtin('kafka/index'),
+  kafka: builtin('kafka/index'),
 });
 
 /**

@@ -3,7 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRetriableError, SinkRecord, type Schema } from '../../src/connect/index.js';
+import { pino } from 'pino';
+import {
+  convertersFromProps,
+  isRetriableError,
+  resolveConnectorModule,
+  SinkRecord,
+  type RawRecord,
+  type Schema,
+} from '../../src/connect/index.js';
+import { PutPool } from '../../src/pool/put-pool.js';
 import { PostgresSinkConnector, PostgresSinkTask } from '../../src/sinks/postgres/index.js';
 
 const PG_URL = process.env.SHARESINK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -305,5 +314,52 @@ describe('PostgresSink against PostgreSQL', () => {
 
   it('the task refuses bad settings at start', async () => {
     await expect(new PostgresSinkTask().start({ 'insert.mode': 'merge' })).rejects.toThrow(/insert.mode/);
+  });
+});
+
+describe('PostgresSink on the worker-thread pool (connector.class=PostgresSink)', () => {
+  it('converts and writes in the threads, rejects the bad record by index, and shrugs off redeliveries', async () => {
+    const table = uniqueTable();
+    const pool = new PutPool({
+      connectorModule: resolveConnectorModule('PostgresSink'),
+      threads: 2,
+      logger: pino({ level: 'silent' }),
+      stopTimeoutMs: 10_000,
+    });
+    const poolTask = {
+      id: 'pg-pool',
+      props: { 'connection.url': PG_URL, table, 'insert.mode': 'idempotent', 'auto.create': 'true' },
+      converters: convertersFromProps({
+        'key.converter': 'StringConverter',
+        'value.converter': 'JsonConverter',
+        'value.converter.schemas.enable': 'false',
+      }),
+    };
+    const raws: RawRecord[] = Array.from({ length: 20 }, (_, i) => ({
+      topic: 'orders',
+      partition: i % 2,
+      offset: 500 + i,
+      timestamp: 1_700_000_000_000 + i,
+      timestampType: 'CreateTime',
+      key: Buffer.from(`k${i}`),
+      value: Buffer.from(JSON.stringify({ id: i, qty: i === 7 ? 'many' : i })),
+      headers: [],
+    }));
+    try {
+      const first = await pool.put(poolTask, raws);
+      expect(first).toMatchObject({
+        kind: 'perRecord',
+        rejected: [{ index: 7, message: expect.stringContaining('SQLSTATE 22P02') }],
+      });
+      // a redelivery of the whole batch, on both threads at once
+      const again = await Promise.all([pool.put(poolTask, raws), pool.put(poolTask, raws)]);
+      expect(again.map((r) => r.kind)).toEqual(['perRecord', 'perRecord']);
+      expect(new Set([first.threadId, ...again.map((r) => r.threadId)]).size).toBe(2);
+    } finally {
+      await pool.close();
+    }
+    expect(
+      await rows(`SELECT count(*)::int AS n, min(id)::int AS min, max(id)::int AS max FROM "${table}"`),
+    ).toEqual([{ n: 19, min: 0, max: 19 }]);
   });
 });
