@@ -1,9 +1,9 @@
 /** Builds the classic-mode task runner from the compiled connector config. */
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
-import { SharesinkError } from '../errors.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
+import { ClassicTaskRunner } from './classic-task-runner.js';
 import type { TaskRunner } from './connector-runtime.js';
 
 export interface CommonRunnerOptions {
@@ -21,9 +21,26 @@ export interface CommonRunnerOptions {
 }
 
 export function createClassicRunner(
-  _config: ConnectorConfig,
-  _worker: WorkerConfig,
-  _common: CommonRunnerOptions,
+  config: ConnectorConfig,
+  worker: WorkerConfig,
+  common: CommonRunnerOptions,
 ): TaskRunner {
-  throw new SharesinkError('SHARESINK_NOT_IMPLEMENTED', 'classic mode is not wired yet');
+  return new ClassicTaskRunner({
+    connector: common.connector,
+    taskId: common.taskId,
+    topics: config.topicsRegex ? undefined : config.topics,
+    topicsRegex: config.topicsRegex,
+    groupId: config.groupId,
+    consumer: config.consumer,
+    brokers: worker.bootstrapServers,
+    clientId: `${worker.clientId}-${config.name}-${common.taskId}`,
+    pool: common.pool,
+    poolTask: common.poolTask,
+    logger: common.logger.child({ task: common.taskId }),
+    errors: config.errors,
+    maxInFlightBatches: config.maxInFlightBatches,
+    shutdownGraceMs: common.shutdownGraceMs,
+    onFailure: common.onFailure,
+    inspect: common.inspect,
+  });
 }
