@@ -48,7 +48,14 @@ const tasks: PgTask[] = [];
 
 beforeAll(async () => {
   admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
+  await admin.connect().catch((error: unknown) => {
+    throw new Error(
+      `PostgreSQL is not reachable at ${PG_URL} (set SHARESINK_TEST_PG_URL); these tests never skip`,
+      {
+        cause: error,
+      },
+    );
+  });
 });
 afterAll(async () => {
   await Promise.all(tasks.map((t) => t.task.stop()));
@@ -301,6 +308,18 @@ describe('PostgresSink against PostgreSQL', () => {
       code: 'SHARESINK_CONNECT_ERROR',
       message: expect.stringContaining('auto.create'),
     });
+  });
+
+  it('idempotent mode on a table without the Kafka coordinate columns fails the batch, naming them', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const { task, errant } = await start({ table, 'insert.mode': 'idempotent' });
+    const error: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+    expect(isRetriableError(error)).toBe(false);
+    expect(error).toMatchObject({
+      message: expect.stringContaining('__connect_topic, __connect_partition, __connect_offset'),
+    });
+    expect(errant).toEqual([]);
   });
 
   it('the connector validates cross-key settings', () => {

@@ -14,7 +14,7 @@ import {
   type PostgresSinkSettings,
 } from './config.js';
 import { breaksConnection, isDataError, sqlState, toConnectError } from './errors.js';
-import { dedupeByKey, toRow, type Row } from './rows.js';
+import { IDEMPOTENCE_KEY, dedupeByKey, toRow, type Row } from './rows.js';
 import {
   createTableSql,
   describeTable,
@@ -180,6 +180,15 @@ export class PostgresSinkTask extends SinkTask {
     }
     if (table === undefined) {
       throw new ConnectError(`table ${qualified} does not exist; create it or set auto.create=true`);
+    }
+    // without these every row would fail as "undefined column" and be rejected as bad data
+    const needed =
+      this.#mode === 'idempotent' ? IDEMPOTENCE_KEY : this.#mode === 'upsert' ? this.#cfg['pk.fields'] : [];
+    const missing = needed.filter((c) => !table.has(c));
+    if (missing.length > 0) {
+      throw new ConnectError(
+        `table ${qualified} has no column ${missing.join(', ')}, which insert.mode=${this.#mode} needs (under a unique constraint)`,
+      );
     }
     this.#tables.set(qualified, table);
     return table;
