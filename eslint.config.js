@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.kafka/', 'coverage/', 'bench/node_modules/', 'bench/results/', '.scratch*/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      '.kafka/',
+      'coverage/',
+      'bench/node_modules/',
+      'bench/results/',
+      '.scratch*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
