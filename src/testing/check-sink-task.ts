@@ -1,0 +1,267 @@
+/**
+ * `checkSinkTask`: property-based check of a connector's SinkTask under share-group delivery. Each run
+ * drives fresh task instances through a generated schedule (src/testing/sink-run.ts) with a
+ * SharePartitionModel as the oracle, then compares what the connector says it wrote with what the
+ * model says happened. fast-check shrinks a failing schedule to a minimal one, which is reported with
+ * what happened step by step.
+ */
+import fc from 'fast-check';
+import type { SinkTask } from '../connect/sink-task.js';
+import { sinkScheduleArb, type Fault, type ScheduleOptions, type SinkSchedule } from './arbitraries.js';
+import { SinkRun, recordId, type RecordRef, type RunContext } from './sink-run.js';
+
+export interface CheckSinkTaskOptions {
+  /**
+   * What the connector wrote in this run: record id (`topic/partition/offset`, see `recordId`) → how
+   * many times it is written. Called after the run's surviving instances were stopped.
+   */
+  observe(run: RunContext): Promise<ReadonlyMap<string, number>> | ReadonlyMap<string, number>;
+  /** Task properties, or a function of the run (to give each run its own table, file or key space). */
+  props?: Readonly<Record<string, string>> | ((run: Omit<RunContext, 'props'>) => Record<string, string>);
+  /** True when the connector claims a redelivered record is written once: then a second write fails the check. */
+  idempotent?: boolean;
+  /** Default `sharesink-check`. A function gives each run its own topic. */
+  topic?: string | ((index: number) => string);
+  partition?: number;
+  /** Called after each run's observe(), e.g. to drop the run's table. */
+  cleanup?(run: RunContext): Promise<void> | void;
+  /** Shapes the value handed to put(); default: the generated value as it is. */
+  mapValue?: (value: unknown, record: RecordRef) => unknown;
+  /** Shapes of the generated schedules (record contents, faults, instances, rounds). */
+  schedule?: ScheduleOptions;
+  /** Replaces the schedule arbitrary altogether. */
+  scheduleArb?: fc.Arbitrary<SinkSchedule>;
+  /** fast-check runs. Default 50. */
+  numRuns?: number;
+  /** Replay a failure: the seed and path printed with it. */
+  seed?: number;
+  path?: string;
+  /** Real time one task call (start, put, preCommit, stop…) may take. Default 10 s. */
+  callTimeoutMs?: number;
+}
+
+export interface CheckSinkTaskReport {
+  readonly runs: number;
+  readonly seed: number;
+  /** Records handed out by the model, and how many of those were redeliveries, over all runs. */
+  readonly deliveries: number;
+  readonly redeliveries: number;
+}
+
+/** A shrunk counter-example: the schedule, what went wrong, and what happened. */
+export class SinkTaskCheckError extends Error {
+  readonly schedule: SinkSchedule;
+  readonly violations: readonly string[];
+  readonly trace: readonly string[];
+  readonly seed: number;
+  readonly path: string | null;
+  readonly numShrinks: number;
+
+  constructor(details: {
+    message: string;
+    schedule: SinkSchedule;
+    violations: readonly string[];
+    trace: readonly string[];
+    seed: number;
+    path: string | null;
+    numShrinks: number;
+  }) {
+    super(details.message);
+    this.name = 'SinkTaskCheckError';
+    this.schedule = details.schedule;
+    this.violations = details.violations;
+    this.trace = details.trace;
+    this.seed = details.seed;
+    this.path = details.path;
+    this.numShrinks = details.numShrinks;
+  }
+}
+
+interface Outcome {
+  readonly violations: string[];
+  readonly trace: readonly string[];
+}
+
+/**
+ * Checks a SinkTask's delivery guarantees. Resolves with a summary, or rejects with a
+ * {@link SinkTaskCheckError} carrying the shrunk schedule. Properties:
+ * - no loss: every record the broker ended with as ACCEPTed is written at least once;
+ * - no phantom: nothing is written that was never handed to put();
+ * - with `idempotent: true`, no record is written more than once.
+ */
+export async function checkSinkTask(
+  taskFactory: () => SinkTask,
+  options: CheckSinkTaskOptions,
+): Promise<CheckSinkTaskReport> {
+  const arb = options.scheduleArb ?? sinkScheduleArb(options.schedule);
+  const outcomes = new WeakMap<SinkSchedule, Outcome>();
+  let index = 0;
+  let deliveries = 0;
+  let redeliveries = 0;
+  const property = fc.asyncProperty(arb, async (schedule) => {
+    const outcome = await runOnce(taskFactory, schedule, index++, options, (run) => {
+      deliveries += run.deliveries;
+      redeliveries += run.redeliveries;
+    });
+    outcomes.set(schedule, outcome);
+    if (outcome.violations.length > 0) throw new Error(outcome.violations.join('\n'));
+  });
+  const details = await fc.check(property, {
+    numRuns: options.numRuns ?? 50,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.path === undefined ? {} : { path: options.path }),
+  });
+  if (!details.failed) return { runs: details.numRuns, seed: details.seed, deliveries, redeliveries };
+  const schedule = details.counterexample?.[0];
+  if (schedule === undefined)
+    throw details.errorInstance ?? new Error('checkSinkTask failed without a counter-example');
+  const outcome =
+    outcomes.get(schedule) ?? (await runOnce(taskFactory, schedule, index++, options, () => {}));
+  const violations =
+    outcome.violations.length > 0
+      ? outcome.violations
+      : [String((details.errorInstance as Error)?.message ?? 'failed')];
+  const message = [
+    `checkSinkTask found a counter-example after ${details.numRuns} run(s), shrunk ${details.numShrinks} time(s).`,
+    '',
+    'What went wrong:',
+    ...violations.map((v) => `  - ${v}`),
+    '',
+    'Schedule:',
+    ...formatSchedule(schedule),
+    '',
+    'What happened:',
+    ...outcome.trace,
+    '',
+    `Replay: checkSinkTask(factory, { ...options, seed: ${details.seed}, path: ${JSON.stringify(details.counterexamplePath)} })`,
+  ].join('\n');
+  throw new SinkTaskCheckError({
+    message,
+    schedule,
+    violations,
+    trace: outcome.trace,
+    seed: details.seed,
+    path: details.counterexamplePath,
+    numShrinks: details.numShrinks,
+  });
+}
+
+async function runOnce(
+  taskFactory: () => SinkTask,
+  schedule: SinkSchedule,
+  index: number,
+  options: CheckSinkTaskOptions,
+  tally: (run: SinkRun) => void,
+): Promise<Outcome> {
+  const topic =
+    typeof options.topic === 'function' ? options.topic(index) : (options.topic ?? 'sharesink-check');
+  const partition = options.partition ?? 0;
+  const props =
+    typeof options.props === 'function' ? options.props({ index, topic, partition }) : (options.props ?? {});
+  const context: RunContext = { index, topic, partition, props };
+  const run = new SinkRun(taskFactory, schedule, context, {
+    mapValue: options.mapValue,
+    callTimeoutMs: options.callTimeoutMs ?? 10_000,
+  });
+  try {
+    try {
+      await run.execute();
+    } catch (error) {
+      return {
+        violations: [`the run stopped: ${(error as Error)?.message ?? String(error)}`],
+        trace: run.trace,
+      };
+    }
+    const problems = run.model.invariantViolations();
+    if (problems.length > 0)
+      throw new Error(`SharePartitionModel broke its invariants: ${problems.join('; ')}`);
+    let written: ReadonlyMap<string, number>;
+    try {
+      written = await options.observe(context);
+    } catch (error) {
+      return {
+        violations: [`observe() threw: ${(error as Error)?.message ?? String(error)}`],
+        trace: run.trace,
+      };
+    }
+    tally(run);
+    return { violations: judge(run, context, written, options.idempotent === true), trace: run.trace };
+  } finally {
+    await run.dispose();
+    await options.cleanup?.(context);
+  }
+}
+
+function judge(
+  run: SinkRun,
+  ctx: RunContext,
+  written: ReadonlyMap<string, number>,
+  idempotent: boolean,
+): string[] {
+  const violations: string[] = [];
+  const ids = new Set<string>();
+  for (let offset = 0; offset < run.model.endOffset; offset++) {
+    const id = recordId({ topic: ctx.topic, partition: ctx.partition, offset });
+    ids.add(id);
+    const s = run.model.state(offset);
+    const times = written.get(id) ?? 0;
+    const puts = run.putCounts.get(id) ?? 0;
+    if (s.state === 'acknowledged' && times < 1)
+      violations.push(
+        `lost: ${id} was ACCEPTed (delivery ${s.deliveryCount}) but is not written (put() ${puts}×)`,
+      );
+    if (idempotent && times > 1)
+      violations.push(
+        `duplicate: ${id} is written ${times} times (put() ${puts}×) though idempotent is true`,
+      );
+  }
+  for (const [id, times] of written) {
+    if (times > 0 && !run.putCounts.has(id))
+      violations.push(
+        `phantom: ${id} is written ${times}× but was never passed to put()${ids.has(id) ? '' : ' (not a record of this run)'}`,
+      );
+  }
+  return violations;
+}
+
+export function formatSchedule(s: SinkSchedule): string[] {
+  const lines = [
+    `  lock ${s.lockDurationMs} ms, delivery limit ${s.deliveryCountLimit}, lock renewal ${s.renewal ? 'on' : 'off'}`,
+    `  ${s.records.length} record(s):`,
+    ...s.records.map((r, offset) => `    offset ${offset}: ${truncate(JSON.stringify(r))}`),
+  ];
+  if (s.rounds.length === 0) lines.push('  no faulty rounds: only the drain');
+  s.rounds.forEach((round, i) => {
+    lines.push(`  round ${i + 1}:`);
+    for (const d of round)
+      lines.push(
+        `    instance ${d.instance} takes up to ${d.maxRecords}, put latency ${d.latencyMs} ms, fault: ${describeFault(d.fault)}`,
+      );
+  });
+  return lines;
+}
+
+export function describeFault(f: Fault): string {
+  switch (f.kind) {
+    case 'none':
+      return 'none';
+    case 'retriable':
+      return f.when === 'before-put'
+        ? 'RetriableError before put()'
+        : 'RetriableError after put() wrote (lost reply)';
+    case 'fatal':
+      return 'fatal error before put()';
+    case 'errant':
+      return `converter failure at batch index ${f.indexes.join(', ')}`;
+    case 'crash':
+      return f.point === 'before-put'
+        ? 'process crash before put()'
+        : 'process crash after put(), before the ack';
+    case 'ack-lost':
+      return 'acknowledgement lost';
+  }
+}
+
+function truncate(text: string, max = 100): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
