@@ -47,10 +47,11 @@ export function validateWorkerConfig(props: Readonly<Record<string, string>>): W
     );
   if (problems.length > 0) return { config: undefined, problems, warnings };
 
-  const consumer: Record<string, string> = {};
-  for (const [key, value] of Object.entries(props)) {
-    if (key.startsWith('consumer.')) consumer[key.slice('consumer.'.length)] = value;
-  }
+  const consumer = Object.fromEntries(
+    Object.entries(props)
+      .filter(([key]) => key.startsWith('consumer.'))
+      .map(([key, value]) => [key.slice('consumer.'.length), value]),
+  );
   const config: WorkerConfig = {
     bootstrapServers: values['bootstrap.servers'],
     clientId: values['client.id'],

@@ -61,16 +61,17 @@ function flatten(object: Record<string, unknown>, path: string): Record<string, 
 }
 
 function collect(object: Record<string, unknown>, path: string, problems: string[]): Record<string, string> {
-  const props: Record<string, string> = {};
+  const props = new Map<string, string>();
   for (const [key, value] of Object.entries(object)) {
     const text = asSetting(value);
     if (text === undefined)
       problems.push(
         `${path}${key}: ${JSON.stringify(value)} is not a setting value; accepted: a string, number, boolean or array of strings`,
       );
-    else props[key] = text;
+    else props.set(key, text);
   }
-  return props;
+  // fromEntries, so that a key such as __proto__ becomes a property, not a prototype
+  return Object.fromEntries(props);
 }
 
 function asSetting(value: unknown): string | undefined {

@@ -9,46 +9,90 @@ import { ConfigError } from '../errors.js';
  * `\uXXXX` escapes read the same either way.
  */
 export function parseProperties(text: string): Record<string, string> {
-  const props: Record<string, string> = {};
+  // a Map, then fromEntries: a key such as __proto__ must become a property, not a prototype
+  const props = new Map<string, string>();
   const problems: string[] = [];
   for (const { line, number } of logicalLines(text)) {
     const { key, value } = splitKeyValue(line);
     try {
-      props[unescape(key)] = unescape(value);
+      props.set(unescape(key), unescape(value));
     } catch (error) {
       problems.push(`line ${number}: ${(error as Error).message}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return props;
+  return Object.fromEntries(props);
 }
 
 const WHITESPACE = new Set([' ', '\t', '\f']);
 
-function stripLeading(line: string): string {
-  let i = 0;
-  while (i < line.length && WHITESPACE.has(line[i]!)) i++;
-  return line.slice(i);
+/** Line numbers of increasing offsets, counted once over the text. */
+function lineCounter(text: string): (offset: number) => number {
+  let at = 0;
+  let line = 1;
+  return (offset) => {
+    for (; at < offset; at++) {
+      if (text[at] === '\n' || (text[at] === '\r' && text[at + 1] !== '\n')) line++;
+    }
+    return line;
+  };
 }
 
-/** An odd number of trailing backslashes means the last one escapes the line break. */
-function continues(line: string): boolean {
-  let count = 0;
-  for (let i = line.length - 1; i >= 0 && line[i] === '\\'; i--) count++;
-  return count % 2 === 1;
-}
-
-/** Joins continued natural lines; comments and blank lines are recognised only at a logical line's start. */
+/**
+ * A port of the JDK 17 `Properties.LineReader` state machine, end-of-file quirks included: a line is
+ * a comment only while its logical line is still empty (so also after a lone `\`), comments never
+ * continue, and a continuation whose line break ends the file still yields its (maybe empty) line.
+ */
 function* logicalLines(text: string): Generator<{ line: string; number: number }> {
-  const natural = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < natural.length; i++) {
-    const number = i + 1;
-    let line = stripLeading(natural[i]!);
-    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
-    while (continues(line)) {
+  const limit = text.length;
+  const lineAt = lineCounter(text);
+  let off = 0;
+  for (;;) {
+    let line = '';
+    let number = 0;
+    let skipWhiteSpace = true;
+    let appendedLineBegin = false;
+    let precedingBackslash = false;
+    for (;;) {
+      if (off >= limit) {
+        if (line !== '') yield { line: precedingBackslash ? line.slice(0, -1) : line, number };
+        return;
+      }
+      const c = text[off++]!;
+      if (skipWhiteSpace) {
+        if (WHITESPACE.has(c)) continue;
+        if (!appendedLineBegin && (c === '\r' || c === '\n')) continue;
+        skipWhiteSpace = false;
+        appendedLineBegin = false;
+      }
+      if (line === '' && (c === '#' || c === '!')) {
+        while (off < limit) {
+          const d = text[off++];
+          if (d === '\r' || d === '\n') break;
+        }
+        skipWhiteSpace = true;
+        continue;
+      }
+      if (c !== '\n' && c !== '\r') {
+        if (line === '') number = lineAt(off - 1);
+        line += c;
+        precedingBackslash = c === '\\' ? !precedingBackslash : false;
+        continue;
+      }
+      if (line === '') {
+        skipWhiteSpace = true;
+        continue;
+      }
+      if (off >= limit) {
+        yield { line: precedingBackslash ? line.slice(0, -1) : line, number };
+        return;
+      }
+      if (!precedingBackslash) break;
       line = line.slice(0, -1);
-      if (++i >= natural.length) break;
-      line += stripLeading(natural[i]!);
+      skipWhiteSpace = true;
+      appendedLineBegin = true;
+      precedingBackslash = false;
+      if (c === '\r' && text[off] === '\n') off++;
     }
     yield { line, number };
   }
@@ -99,9 +143,7 @@ function unescape(text: string): string {
     if (next === 'u') {
       const hex = text.slice(i + 1, i + 5);
       if (!HEX4.test(hex))
-        throw new Error(
-          `malformed escape ${JSON.stringify(`\\u${hex}`)}; accepted: \\u followed by 4 hexadecimal digits`,
-        );
+        throw new Error(`malformed escape \\u${hex}; accepted: \\u followed by 4 hexadecimal digits`);
       out += String.fromCharCode(parseInt(hex, 16));
       i += 4;
     } else {

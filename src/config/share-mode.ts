@@ -68,20 +68,20 @@ export interface ShareModeResult {
 
 /** The `share.group.*` keys as group configs (prefix removed); unknown names pass through with a warning. */
 export function collectGroupConfigs(input: ShareModeInput, warnings: string[]): Record<string, string> {
-  const configs: Record<string, string> = {};
+  const configs = new Map<string, string>();
   for (const [key, raw] of Object.entries(input.props)) {
     if (!key.startsWith(SHARE_GROUP_PREFIX) || input.broken.has(key)) continue;
     const name = key.slice(SHARE_GROUP_PREFIX.length);
     if (DECLARED_GROUP_KEYS.has(key)) {
-      configs[name] = String(input.values[key]);
+      configs.set(name, String(input.values[key]));
     } else {
-      configs[name] = raw.trim();
+      configs.set(name, raw.trim());
       warnings.push(
         `${key}: ${name} is not a group config sharesink knows; it is set as written, and brokers refuse group config names they do not know`,
       );
     }
   }
-  return configs;
+  return Object.fromEntries(configs);
 }
 
 /**

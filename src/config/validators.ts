@@ -122,12 +122,16 @@ export function validRegex(): Validator<string | null> {
   };
 }
 
-/** Java `Duration.parse` syntax without signs: `by_duration:P1D`, `by_duration:PT1H30M`, `by_duration:PT0.5S`. */
-const BY_DURATION =
-  /^by_duration:P(?=\d|T\d)(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:[.,]\d{1,9})?S)?)?$/;
+/**
+ * Java `Duration.parse` syntax (case-insensitive, like Java) without signs, after a case-sensitive
+ * `by_duration:` as the broker wants it: `by_duration:P1D`, `by_duration:PT1H30M`, `by_duration:PT0.5S`.
+ */
+const DURATION = /^P(?=\d|T\d)(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:[.,]\d{1,9})?S)?)?$/i;
+const BY_DURATION = 'by_duration:';
 
 export function isShareAutoOffsetReset(value: string): boolean {
-  return value === 'earliest' || value === 'latest' || BY_DURATION.test(value);
+  if (value === 'earliest' || value === 'latest') return true;
+  return value.startsWith(BY_DURATION) && DURATION.test(value.slice(BY_DURATION.length));
 }
 
 export function shareAutoOffsetReset(): Validator<string | null> {
