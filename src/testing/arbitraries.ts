@@ -194,36 +194,38 @@ export interface ScheduleOptions extends RecordBatchOptions {
   readonly records?: fc.Arbitrary<RecordContent[]>;
 }
 
-export function deliveryArb(lockDurationMs: number, options: ScheduleOptions = {}): fc.Arbitrary<Delivery> {
+/** Lock durations a schedule picks from; the first (Kafka's default) is where shrinking goes. */
+export const SCHEDULE_LOCK_DURATIONS: readonly number[] = [30_000, 1_000, 5_000];
+
+export function deliveryArb(options: ScheduleOptions = {}): fc.Arbitrary<Delivery> {
   const maxBatch = options.maxLength ?? 8;
   return fc.record({
     instance: fc.integer({ min: 0, max: Math.max(1, options.instances ?? 2) - 1 }),
     maxRecords: fc.integer({ min: 1, max: maxBatch }),
-    latencyMs: putLatencyArb(lockDurationMs),
+    // scaled to the longest lock, so every lock in SCHEDULE_LOCK_DURATIONS sees short and expired puts
+    latencyMs: putLatencyArb(Math.max(...SCHEDULE_LOCK_DURATIONS)),
     fault: faultArb({ kinds: options.faults, maxBatch }),
   });
 }
 
 /** Rounds of deliveries with faults; shrinks towards fewer rounds, fewer deliveries and no faults. */
-export function faultScheduleArb(
-  lockDurationMs: number,
-  options: ScheduleOptions = {},
-): fc.Arbitrary<Round[]> {
-  return fc.array(
-    fc.array(deliveryArb(lockDurationMs, options), { minLength: 1, maxLength: options.maxConcurrency ?? 2 }),
-    { maxLength: options.maxRounds ?? 6 },
-  );
+export function faultScheduleArb(options: ScheduleOptions = {}): fc.Arbitrary<Round[]> {
+  return fc.array(fc.array(deliveryArb(options), { minLength: 1, maxLength: options.maxConcurrency ?? 2 }), {
+    maxLength: options.maxRounds ?? 6,
+  });
 }
 
-/** Everything `checkSinkTask` needs for one run. */
+/**
+ * Everything `checkSinkTask` needs for one run. No part depends on another (no `chain`), so each
+ * shrinks on its own and counter-examples come out small.
+ */
 export function sinkScheduleArb(options: ScheduleOptions = {}): fc.Arbitrary<SinkSchedule> {
-  return fc
-    .record({
-      records: options.records ?? recordBatchArb(options),
-      lockDurationMs: fc.constantFrom(30_000, 1_000, 5_000),
-      // constantFrom shrinks to its first value: Kafka's defaults make the plainest counter-examples
-      deliveryCountLimit: fc.constantFrom(5, 2, 3, 10),
-      renewal: fc.boolean(),
-    })
-    .chain((base) => faultScheduleArb(base.lockDurationMs, options).map((rounds) => ({ ...base, rounds })));
+  return fc.record({
+    records: options.records ?? recordBatchArb(options),
+    // constantFrom shrinks to its first value: Kafka's defaults make the plainest counter-examples
+    lockDurationMs: fc.constantFrom(...SCHEDULE_LOCK_DURATIONS),
+    deliveryCountLimit: fc.constantFrom(5, 2, 3, 10),
+    renewal: fc.boolean(),
+    rounds: faultScheduleArb(options),
+  });
 }

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import type { SinkTask } from '../connect/sink-task.js';
 import { sinkScheduleArb, type Fault, type ScheduleOptions, type SinkSchedule } from './arbitraries.js';
+import { simplify } from './simplify.js';
 import { SinkRun, recordId, type RecordRef, type RunContext } from './sink-run.js';
 
 export interface CheckSinkTaskOptions {
@@ -33,9 +34,16 @@ export interface CheckSinkTaskOptions {
   scheduleArb?: fc.Arbitrary<SinkSchedule>;
   /** fast-check runs. Default 50. */
   numRuns?: number;
-  /** Replay a failure: the seed and path printed with it. */
+  /** Replay fast-check's counter-example: the seed and path printed with a failure. */
   seed?: number;
   path?: string;
+  /** Schedules to run before the generated ones, e.g. a reported `error.schedule` to replay it exactly. */
+  examples?: readonly SinkSchedule[];
+  /**
+   * After fast-check's shrinking, remove and plainen rounds, deliveries and records one at a time while
+   * the check still fails (at most this many extra runs). Default 200; 0 turns it off.
+   */
+  simplifyRuns?: number;
   /** Real time one task call (start, put, preCommit, stop…) may take. Default 10 s. */
   callTimeoutMs?: number;
 }
@@ -110,19 +118,29 @@ export async function checkSinkTask(
     numRuns: options.numRuns ?? 50,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.path === undefined ? {} : { path: options.path }),
+    ...(options.examples === undefined ? {} : { examples: options.examples.map((s): [SinkSchedule] => [s]) }),
   });
   if (!details.failed) return { runs: details.numRuns, seed: details.seed, deliveries, redeliveries };
-  const schedule = details.counterexample?.[0];
-  if (schedule === undefined)
+  const shrunk = details.counterexample?.[0];
+  if (shrunk === undefined)
     throw details.errorInstance ?? new Error('checkSinkTask failed without a counter-example');
-  const outcome =
-    outcomes.get(schedule) ?? (await runOnce(taskFactory, schedule, index++, options, () => {}));
+  const first = outcomes.get(shrunk) ?? (await runOnce(taskFactory, shrunk, index++, options, () => {}));
+  const { schedule, outcome, steps } = await simplify(
+    shrunk,
+    first,
+    async (candidate) => {
+      const o = await runOnce(taskFactory, candidate, index++, options, () => {});
+      return o.violations.length > 0 ? o : undefined;
+    },
+    options.simplifyRuns ?? 200,
+  );
   const violations =
     outcome.violations.length > 0
       ? outcome.violations
       : [String((details.errorInstance as Error)?.message ?? 'failed')];
   const message = [
-    `checkSinkTask found a counter-example after ${details.numRuns} run(s), shrunk ${details.numShrinks} time(s).`,
+    `checkSinkTask found a counter-example after ${details.numRuns} run(s); fast-check shrunk it ` +
+      `${details.numShrinks} time(s), then ${steps} simplification(s).`,
     '',
     'What went wrong:',
     ...violations.map((v) => `  - ${v}`),
@@ -133,7 +151,8 @@ export async function checkSinkTask(
     'What happened:',
     ...outcome.trace,
     '',
-    `Replay: checkSinkTask(factory, { ...options, seed: ${details.seed}, path: ${JSON.stringify(details.counterexamplePath)} })`,
+    'Replay this schedule: checkSinkTask(factory, { ...options, examples: [error.schedule] })',
+    `Replay the run that found it: { ...options, seed: ${details.seed}, path: ${JSON.stringify(details.counterexamplePath)} }`,
   ].join('\n');
   throw new SinkTaskCheckError({
     message,

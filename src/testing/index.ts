@@ -42,6 +42,7 @@ export {
   faultScheduleArb,
   sinkScheduleArb,
   ALL_FAULT_KINDS,
+  SCHEDULE_LOCK_DURATIONS,
   type RecordContent,
   type RecordContentOptions,
   type RecordBatchOptions,
