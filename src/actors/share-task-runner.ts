@@ -7,6 +7,7 @@
  * batch: records are touched only by plain loops when they are converted to the wire format or split
  * for a per-record acknowledgement.
  */
+import { performance } from 'node:perf_hooks';
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
@@ -191,13 +192,10 @@ export class ShareTaskRunner {
         if (!work) return;
         const abort = new AbortController();
         work.abort = abort;
-        void this.o.pool
-          .put(this.o.poolTask, toRawRecords(work.records), { signal: abort.signal })
-          .then((result) => {
-            work.lastPut = result;
-            this.counters.onPut(result);
-            send(batchId, this.eventFor(work, result));
-          });
+        void this.putRetryingInPlace(work, abort.signal).then((result) => {
+          work.lastPut = result;
+          send(batchId, this.eventFor(work, result));
+        });
       },
       abortPut: ({ batchId, reason }) => {
         const work = this.batches.get(batchId);
@@ -249,6 +247,42 @@ export class ShareTaskRunner {
         this.log.warn({ batchId, errorCode }, 'acknowledgement failed');
       },
     };
+  }
+
+  /**
+   * Puts the batch; a RetriableError is retried in place, after a backoff that doubles from 100 ms up
+   * to `retryDelayMaxMs` (or the task's `context.timeout()`, when longer), while the batch keeps its
+   * locks (the supervisor renews them as for any long put). Releasing instead would spend one of the
+   * group's `share.delivery.count.limit` deliveries per attempt, so a sink outage of a few seconds
+   * would archive or dead-letter healthy records. The batch still goes back to the broker when its
+   * locks cannot be held: renewal unavailable, `put.timeout.ms` reached, or the task stopping; the
+   * supervisor or stop() then aborts the signal, which ends a backoff at once.
+   */
+  private async putRetryingInPlace(work: BatchWork, signal: AbortSignal): Promise<PutResult> {
+    const backoff = new RetryBackoff(100, this.o.retryDelayMaxMs ?? 60_000);
+    for (let failures = 0; ; failures++) {
+      const result = await this.o.pool.put(this.o.poolTask, toRawRecords(work.records), { signal });
+      this.counters.onPut(result);
+      if (result.kind !== 'retriable' || !this.running || signal.aborted) return result;
+      const delayMs = backoff.failed(result.backoffMs);
+      this.backoff.failed(result.backoffMs); // new batches would fail alike: fetch less often too
+      this.log[failures === 0 ? 'info' : 'debug'](
+        { batchId: work.id, delayMs, attempt: failures + 1, err: result.message },
+        'put failed retriably; retrying in place, locks held',
+      );
+      const waitStart = performance.now();
+      if (!(await sleepUnlessAborted(delayMs, signal))) {
+        return {
+          kind: 'aborted',
+          reason: String(signal.reason ?? 'aborted'),
+          durationMs: performance.now() - waitStart,
+          convertMs: 0,
+          converterFailures: [],
+          threadId: -1,
+          taskStarted: false,
+        };
+      }
+    }
   }
 
   /** Maps a put result to the batch event; converter failures count as errant records. */
@@ -325,4 +359,23 @@ function toRawRecords(records: readonly ShareRecord[]): RawRecord[] {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.max(0, ms)));
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      },
+      Math.max(0, ms),
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
