@@ -7,6 +7,7 @@
 import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
+import type { ClassicErrorsOptions } from './classic-outcomes.js';
 
 export const DLQ_HEADERS = {
   topic: '__connect.errors.topic',
@@ -136,6 +137,25 @@ export class ClassicDeadLetterQueue {
       headers,
     };
   }
+}
+
+/** The task's dead letter queue, when errors.tolerance=all names a topic (Connect ignores it otherwise). */
+export function deadLetterQueueFor(
+  kafka: Kafka,
+  task: { connector: string; taskId: number; errors?: ClassicErrorsOptions | undefined },
+  logger: Logger,
+): ClassicDeadLetterQueue | undefined {
+  const errors = task.errors ?? {};
+  const topic = errors.deadLetterQueueTopic;
+  if (topic === undefined || topic === '' || errors.tolerance !== 'all') return undefined;
+  return new ClassicDeadLetterQueue(kafka, {
+    topic,
+    contextHeaders: errors.deadLetterQueueContextHeaders ?? false,
+    connector: task.connector,
+    taskId: task.taskId,
+    replicationFactor: errors.deadLetterQueueReplicationFactor,
+    logger,
+  });
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -12,7 +12,6 @@
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { ErrorsConfig } from '../config/types.js';
 import type { RawRecord } from '../connect/raw-record.js';
 import {
   classicConsumerSettings,
@@ -29,29 +28,23 @@ import {
   type BatchOutput,
 } from '../machines/batch.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
-import type { ConverterFailureInfo, PutResult } from '../pool/protocol.js';
+import type { Assignment, PutResult } from '../pool/protocol.js';
 import {
-  ClassicDeadLetterQueue,
-  exceptionClassOf,
-  SINK_TASK_CLASS,
+  deadLetterQueueFor,
+  type ClassicDeadLetterQueue,
   type DeadLetterReason,
 } from './classic-dead-letter.js';
+import {
+  batchReason,
+  classicPutEvent,
+  errorCodeOf,
+  failureMessage,
+  type ClassicErrorsOptions,
+} from './classic-outcomes.js';
 import { ClassicTaskCounters, classicRawRecords } from './classic-records.js';
 import { RetryBackoff } from './retry-backoff.js';
 
-export type ClassicErrorsOptions = Partial<
-  Pick<
-    ErrorsConfig,
-    | 'tolerance'
-    | 'retryTimeoutMs'
-    | 'retryDelayMaxMs'
-    | 'deadLetterQueueTopic'
-    | 'deadLetterQueueContextHeaders'
-  >
-> & {
-  /** Replication factor if the dead letter topic must be created. Default min(3, brokers). */
-  readonly deadLetterQueueReplicationFactor?: number;
-};
+export type { ClassicErrorsOptions } from './classic-outcomes.js';
 
 export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'logger'> {
   readonly connector: string;
@@ -91,13 +84,13 @@ interface BatchWork {
   readonly settled: (output: BatchOutput | undefined) => void;
   /** Why records of the last attempt are bad, by batch index. */
   readonly reasons: Map<number, DeadLetterReason>;
-  abort: AbortController | undefined;
-  lastPut: PutResult | undefined;
-  backoff: RetryBackoff | undefined;
-  retryingSince: number | undefined;
-  retryTimer: NodeJS.Timeout | undefined;
+  abort?: AbortController;
+  lastPut?: PutResult;
+  backoff?: RetryBackoff;
+  retryingSince?: number;
+  retryTimer?: NodeJS.Timeout | undefined;
   /** The group moved on (rebalance, expired member); eachBatch rethrows it so kafkajs rejoins. */
-  groupError: unknown;
+  groupError?: unknown;
 }
 
 export class ClassicTaskRunner {
@@ -131,6 +124,11 @@ export class ClassicTaskRunner {
     return this.batches.size;
   }
 
+  /** The partitions this task owns; the version counts group joins (1 after the first). */
+  get assignment(): Assignment | undefined {
+    return this.task.assignment;
+  }
+
   /** Joins the group and starts consuming; resolves once the first assignment is in. */
   async start(): Promise<void> {
     const { o } = this;
@@ -139,18 +137,8 @@ export class ClassicTaskRunner {
     if (settings.ignored.length > 0)
       this.log.warn({ settings: settings.ignored }, 'consumer settings classic mode does not use');
     this.heartbeatMs = settings.config.heartbeatInterval ?? 3000;
-    const topic = o.errors?.deadLetterQueueTopic;
-    if (topic !== undefined && topic !== '' && this.tolerance === 'all') {
-      this.dlq = new ClassicDeadLetterQueue(kafka, {
-        topic,
-        contextHeaders: o.errors?.deadLetterQueueContextHeaders ?? false,
-        connector: o.connector,
-        taskId: o.taskId,
-        replicationFactor: o.errors?.deadLetterQueueReplicationFactor,
-        logger: this.log,
-      });
-      await this.dlq.start();
-    }
+    this.dlq = deadLetterQueueFor(kafka, o, this.log);
+    await this.dlq?.start();
     const consumer = kafka.consumer(settings.config);
     this.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, (e) => this.onAssignment(e.payload.memberAssignment));
@@ -242,12 +230,6 @@ export class ClassicTaskRunner {
         heartbeat,
         settled: resolve,
         reasons: new Map(),
-        abort: undefined,
-        lastPut: undefined,
-        backoff: undefined,
-        retryingSince: undefined,
-        retryTimer: undefined,
-        groupError: undefined,
       };
     });
     this.batches.set(id, work);
@@ -324,7 +306,9 @@ export class ClassicTaskRunner {
         void this.o.pool.put(this.task, work.records, { signal: abort.signal }).then((result) => {
           work.lastPut = result;
           this.counters.onPut(result);
-          send(batchId, this.eventFor(work, result));
+          if (result.kind === 'fatal')
+            this.log.error({ batchId, code: result.code, err: result.message }, 'put failed');
+          send(batchId, classicPutEvent(result, this.tolerance, work.reasons));
         });
       },
       abortPut: ({ batchId, reason }) => {
@@ -379,36 +363,6 @@ export class ClassicTaskRunner {
     }, delayMs);
   }
 
-  /** Maps a put result to the batch event; converter failures count as errant records. */
-  private eventFor(work: BatchWork, result: PutResult): BatchEvent {
-    work.reasons.clear();
-    for (const f of result.converterFailures) work.reasons.set(f.index, converterReason(f));
-    switch (result.kind) {
-      case 'ok':
-        if (work.reasons.size === 0) return { type: 'PUT_OK' };
-        break;
-      case 'perRecord':
-        for (const r of result.rejected)
-          work.reasons.set(r.index, {
-            stage: 'TASK_PUT',
-            executingClass: SINK_TASK_CLASS,
-            exceptionClass: 'Error',
-            message: r.message,
-          });
-        break;
-      case 'retriable':
-        return { type: 'PUT_RETRIABLE', error: result.message };
-      case 'fatal':
-        this.log.error({ batchId: work.id, code: result.code, err: result.message }, 'put failed');
-        return { type: 'PUT_FATAL', error: result.message };
-      case 'aborted':
-        return { type: 'ABORTED' };
-    }
-    // Connect's reporter throws under errors.tolerance=none, which fails put() and so the task
-    if (this.tolerance === 'none') return { type: 'PUT_FATAL', error: 'errant record' };
-    return { type: 'PUT_PER_RECORD', rejectedOffsets: [...work.reasons.keys()] };
-  }
-
   /** Carries out the batch's disposition: commit, dead-letter then commit, fail, or leave for refetch. */
   private async settle(work: BatchWork, d: AckDisposition): Promise<void> {
     switch (d.kind) {
@@ -421,9 +375,7 @@ export class ClassicTaskRunner {
         return this.commit(work);
       case 'reject': {
         if (this.tolerance === 'none') {
-          const [first] = work.reasons.values();
-          const putFailed = work.lastPut?.kind === 'fatal' || work.lastPut?.kind === 'retriable';
-          const why = putFailed ? putMessage(work.lastPut) : (first?.message ?? 'errant record');
+          const why = failureMessage(work.lastPut, work.reasons);
           this.fail(new Error(`task failed: ${why} (errors.tolerance=none; offsets not committed)`));
           return;
         }
@@ -442,16 +394,9 @@ export class ClassicTaskRunner {
       this.log.warn({ batchId: work.id, records: indexes.length }, 'errors.tolerance=all: records skipped');
       return;
     }
-    const put = work.lastPut;
-    const batchReason: DeadLetterReason = {
-      stage: 'TASK_PUT',
-      executingClass: SINK_TASK_CLASS,
-      exceptionClass: put && 'stack' in put ? exceptionClassOf(put.stack) : 'Error',
-      message: putMessage(put),
-      stack: put && 'stack' in put ? put.stack : undefined,
-    };
+    const whole = batchReason(work.lastPut);
     try {
-      const sent = await this.dlq.send(work.records, indexes, (i) => work.reasons.get(i) ?? batchReason);
+      const sent = await this.dlq.send(work.records, indexes, (i) => work.reasons.get(i) ?? whole);
       this.counters.deadLettered += sent;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -473,25 +418,6 @@ export class ClassicTaskRunner {
       throw err;
     }
   }
-}
-
-function converterReason(f: ConverterFailureInfo): DeadLetterReason {
-  return {
-    stage: `${f.part.toUpperCase()}_CONVERTER`,
-    executingClass: f.converter,
-    exceptionClass: 'ConverterError',
-    message: f.message,
-  };
-}
-
-function putMessage(put: PutResult | undefined): string {
-  return put && 'message' in put ? put.message : 'put failed';
-}
-
-function errorCodeOf(err: unknown): string {
-  const type = (err as { type?: unknown } | null)?.type;
-  if (typeof type === 'string') return type;
-  return err instanceof Error ? err.message : String(err);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -101,7 +101,11 @@ function runner(
   name: string,
   topic: string,
   group: string,
-  opts: Partial<ClassicTaskRunnerOptions> & { props?: Record<string, string>; module?: URL } = {},
+  opts: Partial<ClassicTaskRunnerOptions> & {
+    props?: Record<string, string>;
+    module?: URL;
+    converters?: typeof STRINGS;
+  } = {},
 ): Harness {
   const sinkFile = path.join(dir, `${name}.txt`);
   const pool = new PutPool({ connectorModule: opts.module ?? RECORDING, threads: 2, logger });
@@ -114,7 +118,11 @@ function runner(
     brokers: testBrokers().split(','),
     consumer: SMALL_FETCH,
     pool,
-    poolTask: { id: `${name}-0`, props: { 'sink.file': sinkFile, ...opts.props }, converters: STRINGS },
+    poolTask: {
+      id: `${name}-0`,
+      props: { 'sink.file': sinkFile, ...opts.props },
+      converters: opts.converters ?? STRINGS,
+    },
     logger,
     onFailure: (e) => failures.push(e),
     ...opts,
@@ -132,7 +140,8 @@ async function until(what: () => Promise<boolean> | boolean, timeoutMs = 60_000)
 
 async function committedToEnd(group: string, topic: string): Promise<boolean> {
   const o = await offsets(group, topic);
-  return o.committed.length === o.end.length && o.committed.every((c, i) => c === o.end[i]);
+  // an empty partition has nothing to commit: -1 there is at the end
+  return o.committed.length === o.end.length && o.committed.every((c, i) => Math.max(c, 0) === o.end[i]);
 }
 
 async function close(h: Harness): Promise<void> {
@@ -253,6 +262,109 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect(h.failures).toEqual([]);
     const o = await offsets(group, topic);
     expect(o.committed).toEqual(o.end);
+  });
+
+  it('converter failures are errant records: to the DLQ with the converter stage, the rest written', async () => {
+    const topic = await newTopic('cl-conv');
+    const dlq = uniqueTopic('cl-conv-dlq');
+    topics.push(dlq);
+    const group = uniqueGroup('cl-conv');
+    const producer = kafkaClient('sharesink-test-producer').producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    const values = range(1, 30).map((v) => (v % 7 === 0 ? `{not json ${v}` : String(v)));
+    await producer.send({ topic, acks: -1, messages: values.map((value) => ({ value, partition: 0 })) });
+    await producer.disconnect();
+    const h = runner('cl-conv', topic, group, {
+      errors: { tolerance: 'all', deadLetterQueueTopic: dlq, deadLetterQueueContextHeaders: true },
+      converters: convertersFromProps({
+        'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+        'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+        'value.converter.schemas.enable': 'false',
+      }),
+    });
+    await h.runner.start();
+    await until(async () => readValues(h.sinkFile).length >= 26 && (await committedToEnd(group, topic)));
+    await close(h);
+    expect(readValues(h.sinkFile).sort((a, b) => a - b)).toEqual(range(1, 30).filter((v) => v % 7 !== 0));
+    const dead = await consumeClassic(dlq, 4, { timeoutMs: 30_000 });
+    expect(dead.map((r) => r.value).sort()).toEqual([
+      '{not json 14',
+      '{not json 21',
+      '{not json 28',
+      '{not json 7',
+    ]);
+    for (const r of dead) {
+      expect(r.headers[DLQ_HEADERS.stage]).toBe('VALUE_CONVERTER');
+      expect(r.headers[DLQ_HEADERS.executingClass]).toBe('org.apache.kafka.connect.json.JsonConverter');
+      expect(r.headers[DLQ_HEADERS.exceptionClass]).toBe('ConverterError');
+      expect(r.headers[DLQ_HEADERS.exceptionMessage]).toContain(`${topic}-0@`);
+    }
+  });
+
+  it('errant records with errors.tolerance=none fail the task without committing their batch', async () => {
+    const topic = await newTopic('cl-errant-none');
+    const group = uniqueGroup('cl-errant-none');
+    await produceChunks(topic, range(1, 20), 5); // the first errant record (10) is in the 2nd batch of p1
+    const h = runner('cl-errant-none', topic, group, {
+      props: { 'errant.every': '10' },
+      errors: { tolerance: 'none' },
+      maxInFlightBatches: 1,
+    });
+    await h.runner.start();
+    await until(() => h.failures.length > 0 && h.runner.inFlight === 0, 30_000);
+    await close(h);
+    expect(h.failures[0]!.message).toMatch(/record (10|20) is poison.*errors\.tolerance=none/);
+    const o = await offsets(group, topic);
+    // partition 1 holds 6..10 and 16..20: its failing batch is never committed
+    expect(o.committed[1]).toBeLessThanOrEqual(0);
+    expect(h.runner.counters.snapshot().deadLettered).toBe(0);
+  });
+
+  it('a put and a retry loop longer than the session timeout keep the membership (heartbeats)', async () => {
+    const topic = await newTopic('cl-long');
+    const group = uniqueGroup('cl-long');
+    await produceChunks(topic, range(1, 20));
+    const h = runner('cl-long', topic, group, {
+      consumer: { ...SMALL_FETCH, 'session.timeout.ms': '6000', 'heartbeat.interval.ms': '1000' },
+      // every put takes 6.5 s and each thread's first one fails retriably: a batch spends ~13 s in
+      // eachBatch, and each put alone outlasts the 6 s session
+      props: { 'fail.retriable.times': '1', 'put.latency.ms': '6500' },
+    });
+    await h.runner.start();
+    await until(
+      async () => readValues(h.sinkFile).length >= 20 && (await committedToEnd(group, topic)),
+      90_000,
+    );
+    await close(h);
+    expect(readValues(h.sinkFile).sort((a, b) => a - b)).toEqual(range(1, 20));
+    expect(h.runner.assignment?.version).toBe(1); // never rejoined: no session expired
+    expect(h.runner.counters.snapshot().commitFailures).toBe(0);
+  }, 120_000);
+
+  it('a second member joining mid-stream: the rebalance loses nothing', async () => {
+    const topic = await newTopic('cl-rebalance');
+    const group = uniqueGroup('cl-rebalance');
+    await produceChunks(topic, range(1, 400));
+    const props = { 'put.latency.ms': '300' };
+    const a = runner('cl-rebalance-a', topic, group, { props });
+    await a.runner.start();
+    await until(() => readValues(a.sinkFile).length >= 30);
+    const b = runner('cl-rebalance-b', topic, group, { props });
+    await b.runner.start();
+    const all = () => [...readValues(a.sinkFile), ...readValues(b.sinkFile)];
+    await until(async () => new Set(all()).size >= 400 && (await committedToEnd(group, topic)));
+    await Promise.all([close(a), close(b)]);
+    const values = all();
+    expect([...new Set(values)].sort((x, y) => x - y)).toEqual(range(1, 400));
+    expect(a.runner.assignment!.version).toBeGreaterThanOrEqual(2);
+    expect(a.runner.assignment!.partitions).toHaveLength(1);
+    expect(readValues(b.sinkFile).length).toBeGreaterThan(0);
+    process.stdout.write(
+      `rebalance: a wrote ${readValues(a.sinkFile).length}, b ${readValues(b.sinkFile).length}, ` +
+        `${values.length - 400} duplicates of 400\n`,
+    );
   });
 
   it('stop() mid-stream, then a new runner in the same group: nothing lost', async () => {
