@@ -79,6 +79,10 @@ export function validateConnectorConfig(
   const dlqTopic = dlqText === '' ? undefined : dlqText;
   let shareGroupConfigs: Record<string, string> = {};
   if (groupProtocol === 'share') {
+    if (hasRegex)
+      problems.push(
+        `topics.regex: share groups subscribe to topic names, not patterns (Kafka's KafkaShareConsumer has only subscribe(topics)); accepted: in share mode, topics (a comma-separated list of topic names)`,
+      );
     const share = applyShareMode({ props, values, broken, consumer: consumerSettings, dlqTopic });
     shareGroupConfigs = share.groupConfigs;
     warnings.push(...share.warnings);

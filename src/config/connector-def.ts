@@ -119,7 +119,7 @@ export const CONNECTOR_BASE_DEF = new ConfigDef()
     importance: 'medium',
     group: connector,
     documentation:
-      'Longest a `put()` may run before it is aborted: its records are then released (share) or retried (classic). Default: no limit. Connect has no such setting.',
+      'Longest a `put()` may run: in share mode the lock supervisor then aborts it and releases its records for redelivery. Default: no limit. Connect has no such setting.',
   })
   .define({
     name: 'max.inflight.batches',
@@ -129,7 +129,7 @@ export const CONNECTOR_BASE_DEF = new ConfigDef()
     importance: 'medium',
     group: connector,
     documentation:
-      'Batches a task holds at once (fetched and not yet acknowledged or committed). In share mode each one holds record locks.',
+      'Batches a task works on at once: in share mode, fetched and not yet acknowledged (each holds record locks); in classic mode, partitions whose batches are put concurrently.',
   });
 
 export const ERRORS_DEF = new ConfigDef()
@@ -151,7 +151,7 @@ export const ERRORS_DEF = new ConfigDef()
     importance: 'medium',
     group: errors,
     documentation:
-      "How long a batch that fails with a retriable error is retried in classic mode, in ms; `-1` retries forever, `0` not at all. In share mode retriable failures are released and redelivered by the broker, up to the group's `share.delivery.count.limit`.",
+      "Classic mode: how long a batch whose `put()` fails with a retriable error is retried, in ms. `0` and `-1` retry until it succeeds, as Connect's sink tasks do for `put()`; a positive value gives up after that long and the batch counts as failed (see `errors.tolerance`). Share mode does not use it: retriable failures are released and the broker redelivers them, up to the group's `share.delivery.count.limit`.",
   })
   .define({
     name: 'errors.retry.delay.max.ms',

@@ -119,7 +119,7 @@ export function applyShareMode(input: ShareModeInput): ShareModeResult {
       );
     } else {
       problems.push(
-        `${setting.key}: ${JSON.stringify(setting.value)} cannot become the group config ${rule.groupConfig}; accepted: ${name === 'auto.offset.reset' ? 'earliest, latest, none (ignored) or by_duration:<ISO-8601 duration>' : 'read_committed or read_uncommitted'}`,
+        `${setting.key}: ${JSON.stringify(setting.value)} cannot become the group config ${rule.groupConfig}; accepted: ${name === 'auto.offset.reset' ? 'earliest, latest, none (ignored) or by_duration: and an ISO-8601 duration (e.g. by_duration:PT1H)' : 'read_committed or read_uncommitted'}`,
       );
     }
   }

@@ -34,7 +34,10 @@ export interface WorkerConfig {
 export interface ErrorsConfig {
   /** `errors.tolerance`: `none` (default) fails the task on a fatal error; `all` skips the bad records. */
   readonly tolerance: 'none' | 'all';
-  /** `errors.retry.timeout` (ms; -1 = forever, 0 = no retries; Connect default 0). Classic mode retries. */
+  /**
+   * `errors.retry.timeout` (ms; Connect default 0). Classic mode: > 0 bounds how long a retriable put()
+   * is retried; 0 and -1 retry until it succeeds, as Connect's sink tasks do. Share mode: unused.
+   */
   readonly retryTimeoutMs: number;
   /** `errors.retry.delay.max.ms`. Default 60000. */
   readonly retryDelayMaxMs: number;

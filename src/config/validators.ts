@@ -138,7 +138,7 @@ export function shareAutoOffsetReset(): Validator<string | null> {
   return {
     check: (v) =>
       v === null || isShareAutoOffsetReset(v) ? undefined : 'is not a share-group reset strategy',
-    describe: () => 'earliest, latest or by_duration:<ISO-8601 duration, e.g. PT1H>',
+    describe: () => 'earliest, latest or by_duration: and an ISO-8601 duration (e.g. by_duration:PT1H)',
   };
 }
 

@@ -58,7 +58,7 @@ describe('share mode: consumer settings mapped to group configs', () => {
         }),
       ),
     ).toEqual([
-      'consumer.override.auto.offset.reset: "smallest" cannot become the group config share.auto.offset.reset; accepted: earliest, latest, none (ignored) or by_duration:<ISO-8601 duration>',
+      'consumer.override.auto.offset.reset: "smallest" cannot become the group config share.auto.offset.reset; accepted: earliest, latest, none (ignored) or by_duration: and an ISO-8601 duration (e.g. by_duration:PT1H)',
       'consumer.override.isolation.level: "READ_COMMITTED" cannot become the group config share.isolation.level; accepted: read_committed or read_uncommitted',
     ]);
   });
@@ -94,6 +94,26 @@ describe('share mode: consumer settings mapped to group configs', () => {
     ).toEqual([
       "errors.retry.timeout=30000: not used in share mode; retriable failures are released and the broker redelivers them, up to the group's share.delivery.count.limit",
       'errors.deadletterqueue.context.headers.enable=true: not used in share mode; the broker adds its own __dlq.errors.* headers to dead-letter records',
+    ]);
+  });
+});
+
+describe('share mode: topics', () => {
+  it('refuses topics.regex: share consumers subscribe to names only', () => {
+    expect(
+      problemsOf(() =>
+        compileConnectorConfig(
+          {
+            name: 'n',
+            'connector.class': 'noop',
+            'topics.regex': 'orders-.*',
+            'consumer.override.group.protocol': 'share',
+          },
+          worker,
+        ),
+      ),
+    ).toEqual([
+      "topics.regex: share groups subscribe to topic names, not patterns (Kafka's KafkaShareConsumer has only subscribe(topics)); accepted: in share mode, topics (a comma-separated list of topic names)",
     ]);
   });
 });
@@ -144,16 +164,7 @@ describe("share mode: Connect's dead-letter queue becomes the group's", () => {
   it('refuses a dead-letter topic the connector also reads', () => {
     expect(
       problemsOf(() =>
-        compileConnectorConfig(
-          {
-            name: 'n',
-            'connector.class': 'noop',
-            'topics.regex': 'dlq\\..*',
-            'consumer.override.group.protocol': 'share',
-            'share.group.errors.deadletterqueue.topic.name': 'dlq.n',
-          },
-          worker,
-        ),
+        share({ topics: 'orders,dlq.n', 'share.group.errors.deadletterqueue.topic.name': 'dlq.n' }),
       ),
     ).toEqual([
       'topics: the dead-letter topic "dlq.n" is also read by this connector; accepted: topics and topics.regex that leave out the dead-letter topic',
@@ -216,7 +227,7 @@ describe('share.group.* group configs', () => {
     ).toEqual([
       'share.group.share.record.lock.duration.ms: "500" is outside 1000..3600000; accepted: a 32-bit integer, [1000,...,3600000]',
       'share.group.share.delivery.count.limit: "1" is outside 2..25; accepted: a 32-bit integer, [2,...,25]',
-      'share.group.share.auto.offset.reset: "EARLIEST" is not a share-group reset strategy; accepted: a string, earliest, latest or by_duration:<ISO-8601 duration, e.g. PT1H>',
+      'share.group.share.auto.offset.reset: "EARLIEST" is not a share-group reset strategy; accepted: a string, earliest, latest or by_duration: and an ISO-8601 duration (e.g. by_duration:PT1H)',
       'share.group.share.isolation.level: "committed" is not one of the accepted values; accepted: a string, one of read_committed, read_uncommitted',
       'share.group.share.partition.max.record.locks: "99" is outside 100..10000; accepted: a 32-bit integer, [100,...,10000]',
       'share.group.errors.deadletterqueue.topic.name: "orders-dlq" does not start with "dlq."; accepted: a string, empty, or a topic name starting with "dlq." (the broker writes a group\'s dead-letter queue only to topics with its errors.deadletterqueue.topic.name.prefix, "dlq." by default)',
