@@ -132,8 +132,11 @@ ${consumerRules()}
   in share mode: the broker would accept the group config and then never write to the topic. Use a
   \`${SHARE_DLQ_PREFIX}\` name from the start and the same file works in both modes.
 - \`errors.retry.timeout\` and \`errors.deadletterqueue.context.headers.enable\` are not used in share
-  mode (a warning says so): retriable failures are released and the broker redelivers them, up to
-  the group's \`share.delivery.count.limit\`, and the broker adds its own \`__dlq.errors.*\` headers.
+  mode (a warning says so). A retriable \`put()\` is retried in place, backing off up to
+  \`errors.retry.delay.max.ms\`, while its record locks are renewed; its records are released for
+  redelivery (spending one of the group's \`share.delivery.count.limit\` deliveries) only when the
+  locks cannot be held or the task stops. The broker adds its own \`__dlq.errors.*\` headers to
+  dead-letter records.
 - \`topics.regex\` is an error in share mode: share consumers subscribe to topic names only (Kafka's
   own \`KafkaShareConsumer\` has no pattern subscription). List the topics in \`topics\`.
 - \`share.group.*\` and \`share.lock.*\` settings are ignored, with a warning, in classic mode.

@@ -151,7 +151,7 @@ export const ERRORS_DEF = new ConfigDef()
     importance: 'medium',
     group: errors,
     documentation:
-      "Classic mode: how long a batch whose `put()` fails with a retriable error is retried, in ms. `0` and `-1` retry until it succeeds, as Connect's sink tasks do for `put()`; a positive value gives up after that long and the batch counts as failed (see `errors.tolerance`). Share mode does not use it: retriable failures are released and the broker redelivers them, up to the group's `share.delivery.count.limit`.",
+      "Classic mode: how long a batch whose `put()` fails with a retriable error is retried, in ms. `0` and `-1` retry until it succeeds, as Connect's sink tasks do for `put()`; a positive value gives up after that long and the batch counts as failed (see `errors.tolerance`). Share mode does not use it: a retriable `put()` is retried in place while its record locks are renewed, and its records are released for redelivery only when the locks cannot be held (no renewal, `put.timeout.ms`) or the task stops.",
   })
   .define({
     name: 'errors.retry.delay.max.ms',

@@ -175,7 +175,7 @@ function connectErrorSettings(input: ShareModeInput, warnings: string[]): void {
   const retry = input.values['errors.retry.timeout'];
   if ('errors.retry.timeout' in input.props && !input.broken.has('errors.retry.timeout') && retry !== 0)
     warnings.push(
-      `errors.retry.timeout=${String(retry)}: not used in share mode; retriable failures are released and the broker redelivers them, up to the group's share.delivery.count.limit`,
+      `errors.retry.timeout=${String(retry)}: not used in share mode; a retriable put() is retried in place while its record locks are renewed, and its records are released for redelivery only when the locks cannot be held (no renewal, put.timeout.ms) or the task stops`,
     );
   if (input.values['errors.deadletterqueue.context.headers.enable'] === true)
     warnings.push(

@@ -92,7 +92,7 @@ describe('share mode: consumer settings mapped to group configs', () => {
       share({ 'errors.retry.timeout': '30000', 'errors.deadletterqueue.context.headers.enable': 'true' })
         .warnings,
     ).toEqual([
-      "errors.retry.timeout=30000: not used in share mode; retriable failures are released and the broker redelivers them, up to the group's share.delivery.count.limit",
+      'errors.retry.timeout=30000: not used in share mode; a retriable put() is retried in place while its record locks are renewed, and its records are released for redelivery only when the locks cannot be held (no renewal, put.timeout.ms) or the task stops',
       'errors.deadletterqueue.context.headers.enable=true: not used in share mode; the broker adds its own __dlq.errors.* headers to dead-letter records',
     ]);
   });
