@@ -264,6 +264,40 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect(o.committed).toEqual(o.end);
   });
 
+  it('errors.retry.timeout bounds the retries; then errors.tolerance=all dead-letters the batch', async () => {
+    const topic = await newTopic('cl-exhaust');
+    const dlq = uniqueTopic('cl-exhaust-dlq');
+    topics.push(dlq);
+    const group = uniqueGroup('cl-exhaust');
+    await produceChunks(topic, range(1, 20));
+    const h = runner('cl-exhaust', topic, group, {
+      props: { 'fail.retriable.times': '1000' },
+      errors: {
+        tolerance: 'all',
+        retryTimeoutMs: 1000,
+        retryDelayMaxMs: 200,
+        deadLetterQueueTopic: dlq,
+        deadLetterQueueContextHeaders: true,
+      },
+    });
+    await h.runner.start();
+    await until(() => committedToEnd(group, topic), 30_000);
+    await close(h);
+    expect(readValues(h.sinkFile)).toEqual([]);
+    const dead = await consumeClassic(dlq, 20, { timeoutMs: 30_000 });
+    expect(dead.map((r) => Number(r.value)).sort((a, b) => a - b)).toEqual(range(1, 20));
+    for (const r of dead) {
+      expect(r.headers[DLQ_HEADERS.exceptionClass]).toBe('RetriableError');
+      expect(r.headers[DLQ_HEADERS.exceptionMessage]).toMatch(/^downstream busy/);
+      expect(r.headers[DLQ_HEADERS.exceptionStacktrace]).toMatch(/^RetriableError: downstream busy/);
+    }
+    const c = h.runner.counters.snapshot();
+    expect(c.rejected).toBe(20);
+    expect(c.deadLettered).toBe(20);
+    // 1 s of retries at ≤ 200 ms apart, per batch
+    expect(c.retries).toBeGreaterThanOrEqual(2 * 4);
+  });
+
   it('converter failures are errant records: to the DLQ with the converter stage, the rest written', async () => {
     const topic = await newTopic('cl-conv');
     const dlq = uniqueTopic('cl-conv-dlq');
