@@ -233,6 +233,8 @@ export class ConnectorRuntime {
       supervisor: this.supervisor!,
       maxInFlightBatches: c.maxInFlightBatches,
       lockRenewal: c.lockRenewal,
+      retriableAction: c.retriableAction,
+      retryTimeoutMs: c.errors.retryTimeoutMs,
     });
   }
 

@@ -43,6 +43,10 @@ export interface ShareTaskRunnerOptions {
   readonly retryDelayMaxMs?: number;
   /** How long stop() lets running puts finish before it aborts and releases them. Default 5000. */
   readonly shutdownGraceMs?: number;
+  /** `release` RELEASEs a batch at its first RetriableError (KIP-1302); `retry` (default) retries in place. */
+  readonly retriableAction?: 'retry' | 'release';
+  /** `errors.retry.timeout`: with `retry`, the longest time one batch is retried in place (≤ 0: no bound). */
+  readonly retryTimeoutMs?: number;
   /** `off` never renews locks (puts longer than the lock are aborted and released early). Default `auto`. */
   readonly lockRenewal?: 'auto' | 'off';
   /** XState inspection hook for the batch actors (e.g. a TransitionCounter's `inspect`). */
@@ -260,10 +264,14 @@ export class ShareTaskRunner {
    */
   private async putRetryingInPlace(work: BatchWork, signal: AbortSignal): Promise<PutResult> {
     const backoff = new RetryBackoff(100, this.o.retryDelayMaxMs ?? 60_000);
+    const retryUntil =
+      (this.o.retryTimeoutMs ?? 0) > 0 ? Date.now() + this.o.retryTimeoutMs! : Number.POSITIVE_INFINITY;
     for (let failures = 0; ; failures++) {
       const result = await this.o.pool.put(this.o.poolTask, toRawRecords(work.records), { signal });
       this.counters.onPut(result);
       if (result.kind !== 'retriable' || !this.running || signal.aborted) return result;
+      // RELEASE instead: the batch goes back to the broker and is redelivered with delivery count + 1
+      if (this.o.retriableAction === 'release' || Date.now() >= retryUntil) return result;
       const delayMs = backoff.failed(result.backoffMs);
       this.backoff.failed(result.backoffMs); // new batches would fail alike: fetch less often too
       this.log[failures === 0 ? 'info' : 'debug'](

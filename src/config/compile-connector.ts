@@ -135,6 +135,7 @@ export function validateConnectorConfig(
     putTimeoutMs: values['put.timeout.ms'] ?? Infinity,
     lockRenewal: values['share.lock.renewal'] as ConnectorConfig['lockRenewal'],
     renewFraction: values['share.lock.renew.fraction'],
+    retriableAction: values['share.retriable.action'] as ConnectorConfig['retriableAction'],
     maxInFlightBatches: values['max.inflight.batches'],
     shareGroupConfigs,
     consumer,

@@ -25,6 +25,16 @@ export const SHARE_CONFIG_DEF = new ConfigDef()
       "`auto`: renew the record locks of a batch whose `put()` is still running (Kafka 4.2+, RENEW acknowledgements; the group config `share.renew.acknowledge.enable` must not be false). `off`: never renew; a put that outlives its locks is aborted and its records released early, before the broker's lock expires.",
   })
   .define({
+    name: 'share.retriable.action',
+    type: 'string',
+    default: 'retry',
+    validator: oneOf(['retry', 'release']),
+    importance: 'medium',
+    group,
+    documentation:
+      'What a `RetriableError` from `put()` does in share mode. `retry` (default): put the same batch again after a backoff (100 ms doubling up to `errors.retry.delay.max.ms`), its locks held and renewed, for at most `errors.retry.timeout` ms when that is > 0 (then RELEASE); a sink outage then spends no delivery attempts. `release`: RELEASE the batch at once, as KIP-1302 describes; the broker redelivers it with delivery count + 1, so an outage longer than `share.delivery.count.limit` attempts archives (or dead-letters) healthy records.',
+  })
+  .define({
     name: 'share.lock.renew.fraction',
     type: 'double',
     default: 0.5,

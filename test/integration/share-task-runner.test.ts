@@ -33,6 +33,7 @@ interface RunSpec {
   putTimeoutMs?: number;
   lockRenewal?: 'auto' | 'off';
   errorsTolerance?: 'none' | 'all';
+  retriableAction?: 'retry' | 'release';
   /** Stop once the sink holds this many distinct values. */
   expectWritten: number;
   timeoutMs?: number;
@@ -74,6 +75,7 @@ async function run(spec: RunSpec) {
     supervisor,
     logger,
     lockRenewal: spec.lockRenewal,
+    retriableAction: spec.retriableAction,
     errorsTolerance: spec.errorsTolerance ?? 'all',
     retryDelayMaxMs: 1000,
   });
@@ -156,6 +158,20 @@ describe('ShareTaskRunner against Kafka', () => {
     expect(r.counters.released).toBe(0);
     expect(r.counters.redelivered).toBe(0);
     expect(r.deliveries.every((d) => d === 1)).toBe(true);
+  });
+
+  it('share.retriable.action=release: a RetriableError RELEASEs the batch and the broker redelivers it', async () => {
+    const r = await run({
+      name: 'rt-release',
+      records: 30,
+      props: { 'fail.retriable.times': '2' },
+      retriableAction: 'release',
+      expectWritten: 30,
+    });
+    expect([...new Set(r.values)].sort((a, b) => a - b)).toEqual(range(30));
+    expect(r.counters.released).toBeGreaterThan(0);
+    expect(r.counters.redelivered).toBeGreaterThan(0);
+    expect(r.deliveries.some((d) => d >= 2)).toBe(true);
   });
 
   it('errant records (every 10th) are rejected, the rest accepted', async () => {

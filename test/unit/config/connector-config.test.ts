@@ -34,6 +34,7 @@ describe('compileConnectorConfig', () => {
       putTimeoutMs: Infinity,
       lockRenewal: 'auto',
       renewFraction: 0.5,
+      retriableAction: 'retry',
       maxInFlightBatches: 4,
       shareGroupConfigs: {},
       consumer: { 'group.id': 'connect-orders', 'group.protocol': 'classic' },
