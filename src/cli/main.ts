@@ -53,6 +53,16 @@ async function standalone(
     await w.stop().catch(() => undefined);
     throw err;
   }
+  // with no REST API to restart tasks, a worker whose every task failed has nothing left to do
+  const watchdog = setInterval(() => {
+    const tasks = w.summary().connectors.flatMap((c) => c.tasks);
+    if (tasks.length > 0 && tasks.every((t) => t.state === 'failed')) {
+      clearInterval(watchdog);
+      logger.error({ failures: w.taskFailures }, 'every task failed; stopping');
+      void w.stop().finally(() => finish(1));
+    }
+  }, 1000);
+  watchdog.unref();
   if (interactive) {
     process.stderr.write(
       `sharesink: running ${connectors.map((c) => `${c.name} (${c.groupProtocol})`).join(', ')}; Ctrl-C stops gracefully\n`,
