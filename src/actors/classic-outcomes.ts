@@ -5,6 +5,7 @@
 import type { ErrorsConfig } from '../config/types.js';
 import type { BatchEvent } from '../machines/batch.js';
 import type { ConverterFailureInfo, PutResult } from '../pool/protocol.js';
+import type { RetryBackoff } from './retry-backoff.js';
 import { exceptionClassOf, SINK_TASK_CLASS, type DeadLetterReason } from './classic-dead-letter.js';
 
 export type ClassicErrorsOptions = Partial<
@@ -56,6 +57,23 @@ export function classicPutEvent(
   // Connect's reporter throws under errors.tolerance=none, which fails put() and so the task
   if (tolerance === 'none') return { type: 'PUT_FATAL', error: 'errant record' };
   return { type: 'PUT_PER_RECORD', rejectedOffsets: [...reasons.keys()] };
+}
+
+/**
+ * How long to wait before putting a batch again, or undefined once `errors.retry.timeout` (when positive)
+ * has run out since the first failure. The task's `context.timeout(ms)` hint wins when it is longer.
+ */
+export function nextRetryDelay(
+  put: PutResult | undefined,
+  backoff: RetryBackoff,
+  retryingSince: number,
+  errors: ClassicErrorsOptions | undefined,
+  now = Date.now(),
+): number | undefined {
+  const timeout = errors?.retryTimeoutMs ?? -1;
+  const left = timeout > 0 ? retryingSince + timeout - now : Number.POSITIVE_INFINITY;
+  if (left <= 0) return undefined;
+  return Math.min(backoff.failed(put?.kind === 'retriable' ? put.backoffMs : undefined), left);
 }
 
 /** Why the whole batch failed (fatal put, retries exhausted): the reason of records without their own. */

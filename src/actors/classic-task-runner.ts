@@ -39,6 +39,8 @@ import {
   classicPutEvent,
   errorCodeOf,
   failureMessage,
+  nextRetryDelay,
+  putMessage,
   type ClassicErrorsOptions,
 } from './classic-outcomes.js';
 import { ClassicTaskCounters, classicRawRecords } from './classic-records.js';
@@ -265,16 +267,11 @@ export class ClassicTaskRunner {
     clearTimeout(work.retryTimer);
     if (output) {
       this.counters.onOutcome(output, work.records.length);
-      const d = output.disposition;
-      this.log[d.kind === 'accept' ? 'debug' : 'info'](
-        {
-          batchId: work.id,
-          topic: work.payload.batch.topic,
-          partition: work.payload.batch.partition,
-          records: work.records.length,
-          disposition: d.kind,
-          commitError: output.ackError,
-        },
+      const { kind } = output.disposition;
+      const { topic, partition } = work.payload.batch;
+      const at = { batchId: work.id, topic, partition, records: work.records.length };
+      this.log[kind === 'accept' ? 'debug' : 'info'](
+        { ...at, kind, commitError: output.ackError },
         'batch done',
       );
     }
@@ -341,19 +338,15 @@ export class ClassicTaskRunner {
       work.actor.send({ type: 'SHUTDOWN' });
       return;
     }
-    const now = Date.now();
-    work.retryingSince ??= now;
-    const timeout = this.o.errors?.retryTimeoutMs ?? -1;
-    const left = timeout > 0 ? work.retryingSince + timeout - now : Number.POSITIVE_INFINITY;
-    const message = work.lastPut && 'message' in work.lastPut ? work.lastPut.message : 'retriable failure';
-    if (left <= 0) {
+    work.retryingSince ??= Date.now();
+    work.backoff ??= new RetryBackoff(100, this.o.errors?.retryDelayMaxMs ?? 60_000);
+    const delayMs = nextRetryDelay(work.lastPut, work.backoff, work.retryingSince, this.o.errors);
+    const message = putMessage(work.lastPut);
+    if (delayMs === undefined) {
       this.log.warn({ batchId: work.id, attempt, err: message }, 'retries exhausted (errors.retry.timeout)');
       work.actor.send({ type: 'RETRIES_EXHAUSTED' });
       return;
     }
-    work.backoff ??= new RetryBackoff(100, this.o.errors?.retryDelayMaxMs ?? 60_000);
-    const hint = work.lastPut?.kind === 'retriable' ? work.lastPut.backoffMs : undefined;
-    const delayMs = Math.min(work.backoff.failed(hint), left);
     this.counters.retries++;
     this.log.warn({ batchId: work.id, attempt, delayMs, err: message }, 'put failed retriably; retrying');
     work.retryTimer = setTimeout(() => {
