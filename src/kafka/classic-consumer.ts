@@ -3,7 +3,7 @@
  * user expects (Java consumer property names and defaults), logging through our pino logger, with every
  * compression codec the share path reads. Nothing here knows about connectors.
  */
-import { Kafka, logLevel, type ConsumerConfig, type KafkaMessage, type logCreator } from 'kafkajs';
+import { Kafka, logLevel, type ConsumerConfig, type logCreator } from 'kafkajs';
 import type { Logger } from 'pino';
 import {
   kafkajsLogger,
@@ -131,14 +131,8 @@ export function classicConsumerSettings(
   };
 }
 
-/**
- * kafkajs 2.2.4 keeps the batch attributes of a v2 RecordBatch on each decoded message as an untyped
- * `batchContext`; its `timestampType` says whether the timestamp is the broker's (LogAppendTime).
- */
-export function messageTimestampType(message: KafkaMessage): 'CreateTime' | 'LogAppendTime' {
-  const ctx = (message as { batchContext?: { timestampType?: number } }).batchContext;
-  return ctx?.timestampType === 1 ? 'LogAppendTime' : 'CreateTime';
-}
+/** Errors after which the member must rejoin the group; kafkajs rejoins when eachBatch throws one. */
+export { messageTimestampType } from './kafkajs.js';
 
 /** Errors after which the member must rejoin the group; kafkajs rejoins when eachBatch throws one. */
 export function isRejoinError(err: unknown): boolean {

@@ -14,7 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
-import type { SASLOptions, Mechanism } from 'kafkajs';
+import type { KafkaMessage, SASLOptions, Mechanism } from 'kafkajs';
 import type { Logger } from 'pino';
 import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from './errors.js';
 import { CompressionType, decompress, lz4, snappy } from './compression.js';
@@ -308,4 +308,13 @@ export function registerKafkajsCompressionCodecs(): void {
     })();
     if (!usable) C[type] = factory;
   }
+}
+
+/**
+ * kafkajs 2.2.4 keeps the batch attributes of a v2 RecordBatch on each decoded message as an untyped
+ * `batchContext`; its `timestampType` says whether the timestamp is the broker's (LogAppendTime).
+ */
+export function messageTimestampType(message: KafkaMessage): 'CreateTime' | 'LogAppendTime' {
+  const ctx = (message as { batchContext?: { timestampType?: number } }).batchContext;
+  return ctx?.timestampType === 1 ? 'LogAppendTime' : 'CreateTime';
 }
