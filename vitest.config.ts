@@ -30,6 +30,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/integration/harness/global-setup.ts'],
+          // real worker processes, a broker restart and a 30 s sink outage: one file at a time
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
