@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import type { SinkTask } from '../connect/sink-task.js';
 import { sinkScheduleArb, type Fault, type ScheduleOptions, type SinkSchedule } from './arbitraries.js';
 import { simplify } from './simplify.js';
-import { SinkRun, recordId, type RecordRef, type RunContext } from './sink-run.js';
+import { SinkRun, type RunContext } from './sink-run.js';
+import { recordId, type RecordRef } from './task-calls.js';
 
 export interface CheckSinkTaskOptions {
   /**

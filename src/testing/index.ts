@@ -17,7 +17,8 @@ export {
   type CheckSinkTaskOptions,
   type CheckSinkTaskReport,
 } from './check-sink-task.js';
-export { recordId, TaskHungError, type RecordRef, type RunContext } from './sink-run.js';
+export type { RunContext } from './sink-run.js';
+export { recordId, TaskHungError, type RecordRef, type MapValue } from './task-calls.js';
 export {
   SharePartitionModel,
   type SharePartitionModelOptions,

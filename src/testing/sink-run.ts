@@ -10,25 +10,18 @@
  * drain delivers whatever is left, so every record ends ACCEPTed or archived.
  */
 import { isRetriableError } from '../connect/errors.js';
-import { ConnectHeaders } from '../connect/headers.js';
-import {
-  ALL_PARTITIONS,
-  BATCH_INDEX,
-  SinkRecord,
-  type TopicPartition,
-  type TopicPartitionOffset,
-} from '../connect/sink-record.js';
+import { ALL_PARTITIONS, BATCH_INDEX, type SinkRecord, type TopicPartition } from '../connect/sink-record.js';
 import type { SinkTask, SinkTaskContext } from '../connect/sink-task.js';
 import type { Delivery, Round, SinkSchedule } from './arbitraries.js';
 import { SharePartitionModel, type ModelAckType, type ModelAcquiredRecord } from './share-partition-model.js';
-
-export interface RecordRef {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  /** `topic/partition/offset`: how `observe()` names records. */
-  readonly id: string;
-}
+import {
+  nextOffsets,
+  recordId,
+  settleWithin,
+  TaskHungError,
+  toSinkRecord,
+  type MapValue,
+} from './task-calls.js';
 
 /** What a run is about; `props` are passed to every instance's `start()`. */
 export interface RunContext {
@@ -41,17 +34,10 @@ export interface RunContext {
 
 export interface SinkRunOptions {
   /** Shapes the value handed to put(), e.g. to embed the record id in sinks that do not keep coordinates. */
-  readonly mapValue?: ((value: unknown, record: RecordRef) => unknown) | undefined;
+  readonly mapValue?: MapValue | undefined;
   /** Real time a single task call may take before the run fails as hung. */
   readonly callTimeoutMs: number;
 }
-
-export function recordId(r: { topic: string; partition: number; offset: number }): string {
-  return `${r.topic}/${r.partition}/${r.offset}`;
-}
-
-/** A task call that never settled; ends the run instead of being classified as a put failure. */
-export class TaskHungError extends Error {}
 
 type Verdict =
   | { readonly kind: 'accept'; readonly rejected: ReadonlySet<number> }
@@ -348,44 +334,13 @@ export class SinkRun {
   }
 
   #sinkRecord(a: ModelAcquiredRecord, index: number): SinkRecord {
-    const content = this.#schedule.records[a.offset]!;
     const { topic, partition } = this.#run;
-    const ref: RecordRef = {
-      topic,
-      partition,
-      offset: a.offset,
-      id: recordId({ topic, partition, offset: a.offset }),
-    };
-    const value = structuredClone(content.value);
-    return new SinkRecord(
-      {
-        topic,
-        partition,
-        offset: a.offset,
-        timestamp: content.timestamp,
-        timestampType: content.timestamp === null ? 'NoTimestampType' : 'CreateTime',
-        key: content.key,
-        value: this.#options.mapValue ? this.#options.mapValue(value, ref) : value,
-        headers: new ConnectHeaders(
-          content.headers.map((h) => ({ key: h.key, value: h.value, schema: undefined })),
-        ),
-        deliveryCount: a.deliveryCount,
-      },
-      index,
-    );
+    const content = this.#schedule.records[a.offset]!;
+    return toSinkRecord(content, { topic, partition, ...a }, index, this.#options.mapValue);
   }
 
-  async #call<T>(result: T | Promise<T>, what: string): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ms = this.#options.callTimeoutMs;
-    const hung = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TaskHungError(`${what} did not settle within ${ms} ms`)), ms);
-    });
-    try {
-      return await Promise.race([Promise.resolve(result), hung]);
-    } finally {
-      clearTimeout(timer);
-    }
+  #call<T>(result: T | Promise<T>, what: string): Promise<T> {
+    return settleWithin(result, this.#options.callTimeoutMs, what);
   }
 
   #failedStop(slot: number, error: unknown): void {
@@ -404,11 +359,4 @@ export class SinkRun {
   #log(line: string): void {
     this.trace.push(`  t=${this.#now} ${line}`);
   }
-}
-
-function nextOffsets(records: readonly SinkRecord[]): TopicPartitionOffset[] {
-  let max = -1;
-  for (const r of records) max = Math.max(max, r.offset);
-  const first = records[0];
-  return first === undefined ? [] : [{ topic: first.topic, partition: first.partition, offset: max + 1 }];
 }
