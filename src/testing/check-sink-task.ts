@@ -26,7 +26,7 @@ export interface CheckSinkTaskOptions {
   topic?: string | ((index: number) => string);
   partition?: number;
   /** Called after each run's observe(), e.g. to drop the run's table. */
-  cleanup?(run: RunContext): Promise<void> | void;
+  cleanup?(run: RunContext): unknown;
   /** Shapes the value handed to put(); default: the generated value as it is. */
   mapValue?: (value: unknown, record: RecordRef) => unknown;
   /** Shapes of the generated schedules (record contents, faults, instances, rounds). */
