@@ -1,0 +1,71 @@
+/**
+ * What bench/run.ts asks of a measurement process (bench/child.ts) and what it gets back. Every
+ * sharesink measurement runs in its own Node process, so CPU time and peak RSS belong to that run only.
+ */
+
+/** Drain a fixed number of records, or count what is done in a time window after a warm-up. */
+export type Measure =
+  | { readonly kind: 'drain'; readonly records: number }
+  | { readonly kind: 'window'; readonly warmupMs: number; readonly windowMs: number };
+
+export interface WorkerRunSpec {
+  readonly kind: 'worker';
+  readonly label: string;
+  readonly brokers: string;
+  readonly topic: string;
+  /** Records in the topic: a window run that reaches it ran dry and is flagged. */
+  readonly topicRecords: number;
+  readonly mode: 'share' | 'classic';
+  readonly tasks: number;
+  readonly poolThreads: number;
+  /** `connector.class` and its own settings (e.g. latency.ms, connection.url). */
+  readonly connectorClass: string;
+  readonly connectorProps: Readonly<Record<string, string>>;
+  /** Worker-level settings added to the defaults (converters are ByteArray unless set here). */
+  readonly workerProps?: Readonly<Record<string, string>>;
+  /** For classic mode without a wired classic runner: simulate this sink latency in the kafkajs loop. */
+  readonly fallbackLatencyMs?: number;
+  /** For classic mode without a wired classic runner: records per simulated put (max.poll.records). */
+  readonly fallbackMaxPollRecords?: number;
+  readonly measure: Measure;
+  readonly timeoutMs: number;
+}
+
+export interface PgBareSpec {
+  readonly kind: 'pg-bare';
+  readonly label: string;
+  readonly pgUrl: string;
+  /** Table the sink created; the bare loop writes a copy of its definition. */
+  readonly likeTable: string;
+  readonly table: string;
+  readonly rows: number;
+  readonly batchSize: number;
+  readonly timeoutMs: number;
+}
+
+export type ChildSpec = WorkerRunSpec | PgBareSpec;
+
+export interface ChildResult {
+  readonly label: string;
+  /** `worker`: the sharesink Worker; `kafkajs-direct`: classic mode measured on a bare kafkajs consumer. */
+  readonly via: 'worker' | 'kafkajs-direct' | 'pg';
+  readonly records: number;
+  readonly recordsPerSec: number;
+  /** Drain: from the first record done to the last (start-up and group join excluded). */
+  readonly steadyRecordsPerSec: number | undefined;
+  /** From start() to the first record done (pool threads, join, assignment, first fetch). */
+  readonly firstRecordMs: number | undefined;
+  readonly windowMs: number;
+  /** Process CPU (user + system, every thread) per record inside the steady part. */
+  readonly cpuUsPerRecord: number;
+  readonly cpuCores: number;
+  readonly peakRssMb: number;
+  readonly rssAfterStartMb: number | undefined;
+  readonly avgRecordsPerPut: number | undefined;
+  readonly stopMs: number | undefined;
+  readonly ranDry: boolean;
+  readonly counters: Readonly<Record<string, number>> | undefined;
+  readonly notes: readonly string[];
+}
+
+export const RESULT_PREFIX = 'BENCH_RESULT ';

@@ -1,0 +1,293 @@
+/**
+ * One sharesink measurement in a process of its own: `node --import tsx bench/child.ts '<json spec>'`.
+ * Prints one line `BENCH_RESULT {…}` (see child-protocol.ts) and exits.
+ *
+ * Worker runs use the real runtime (compiled configs → Worker → task runners → PutPool → connector).
+ * Classic mode falls back to a bare kafkajs consumer while the classic runner is not wired, and says so.
+ */
+import { pino } from 'pino';
+import { Worker } from '../src/actors/worker.js';
+import { compileConnectorConfig, compileWorkerConfig } from '../src/config/index.js';
+import { isSharesinkError } from '../src/errors.js';
+import type { ChildResult, ChildSpec, PgBareSpec, WorkerRunSpec } from './child-protocol.js';
+import { RESULT_PREFIX } from './child-protocol.js';
+import { kafkaClient, sleep } from './common.js';
+
+const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
+const MB = 1024 * 1024;
+
+interface Progress {
+  /** Records done (accepted, committed). */
+  done(): number;
+  counters(): Record<string, number> | undefined;
+}
+
+interface Sample {
+  readonly at: number;
+  readonly done: number;
+  readonly cpuUs: number;
+}
+
+function cpuUs(): number {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+}
+
+function sample(p: Progress): Sample {
+  return { at: performance.now(), done: p.done(), cpuUs: cpuUs() };
+}
+
+/** Waits until `until` holds, polling every 5 ms; false on timeout. Tracks the RSS peak meanwhile. */
+async function waitFor(until: () => boolean, deadline: number, rss: { peak: number }): Promise<boolean> {
+  let n = 0;
+  while (!until()) {
+    if (performance.now() > deadline) return false;
+    await sleep(5);
+    if (++n % 20 === 0) rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
+  }
+  return true;
+}
+
+interface Measured {
+  records: number;
+  recordsPerSec: number;
+  steadyRecordsPerSec: number | undefined;
+  firstRecordMs: number | undefined;
+  windowMs: number;
+  cpuUsPerRecord: number;
+  cpuCores: number;
+  ranDry: boolean;
+  rssAfterStartMb: number | undefined;
+  peakRssMb: number;
+}
+
+/** Runs the measurement on a started consumer side; `t0` is when start() was called. */
+async function measure(
+  spec: WorkerRunSpec,
+  p: Progress,
+  t0: number,
+  rssAfterStart: number,
+): Promise<Measured> {
+  const deadline = t0 + spec.timeoutMs;
+  const rss = { peak: process.memoryUsage.rss() };
+  if (!(await waitFor(() => p.done() > 0, deadline, rss))) throw new Error(`${spec.label}: no record done`);
+  const first = sample(p);
+  const m = spec.measure;
+  let from: Sample;
+  let to: Sample;
+  if (m.kind === 'drain') {
+    from = first;
+    if (!(await waitFor(() => p.done() >= m.records, deadline, rss)))
+      throw new Error(`${spec.label}: ${p.done()} of ${m.records} records done before the timeout`);
+    to = sample(p);
+  } else {
+    await waitFor(() => false, first.at + m.warmupMs, rss);
+    from = sample(p);
+    await waitFor(() => false, from.at + m.windowMs, rss);
+    to = sample(p);
+  }
+  rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
+  const records = to.done - from.done;
+  const windowMs = to.at - from.at;
+  const cpu = to.cpuUs - from.cpuUs;
+  return {
+    records: m.kind === 'drain' ? m.records : records,
+    recordsPerSec: m.kind === 'drain' ? m.records / ((to.at - t0) / 1000) : records / (windowMs / 1000),
+    steadyRecordsPerSec: m.kind === 'drain' ? records / (windowMs / 1000) : undefined,
+    firstRecordMs: first.at - t0,
+    windowMs,
+    cpuUsPerRecord: records > 0 ? cpu / records : NaN,
+    cpuCores: cpu / 1000 / windowMs,
+    ranDry: m.kind === 'window' && to.done >= spec.topicRecords,
+    rssAfterStartMb: rssAfterStart / MB,
+    peakRssMb: Math.max(rss.peak, process.resourceUsage().maxRSS * 1024) / MB,
+  };
+}
+
+async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
+  const worker = compileWorkerConfig({
+    'bootstrap.servers': spec.brokers,
+    'key.converter': BYTES,
+    'value.converter': BYTES,
+    'pool.threads': String(spec.poolThreads),
+    ...spec.workerProps,
+  });
+  const group = `${spec.label}-${Date.now().toString(36)}`.replace(/[^A-Za-z0-9._-]/g, '-');
+  const connector = compileConnectorConfig(
+    {
+      name: group,
+      'connector.class': spec.connectorClass,
+      topics: spec.topic,
+      'tasks.max': String(spec.tasks),
+      'consumer.override.group.protocol': spec.mode,
+      'consumer.override.group.id': group,
+      ...(spec.mode === 'share'
+        ? { 'share.group.share.auto.offset.reset': 'earliest' }
+        : { 'consumer.override.auto.offset.reset': 'earliest' }),
+      ...spec.connectorProps,
+    },
+    worker,
+  );
+  const logger = pino({ level: 'warn' }, pino.destination(2));
+  const w = new Worker({ worker, connectors: [connector], logger });
+  const t0 = performance.now();
+  try {
+    await w.start();
+  } catch (err) {
+    await w.stop().catch(() => undefined);
+    if (spec.mode === 'classic' && isSharesinkError(err) && err.code === 'SHARESINK_NOT_IMPLEMENTED')
+      return runKafkajsClassic(spec, 'the classic task runner is not wired yet (SHARESINK_NOT_IMPLEMENTED)');
+    throw err;
+  }
+  const rssAfterStart = process.memoryUsage.rss();
+  const progress: Progress = {
+    done: () => w.summary().connectors[0]!.counters.accepted,
+    counters: () => ({ ...w.summary().connectors[0]!.counters }) as unknown as Record<string, number>,
+  };
+  let m: Measured;
+  try {
+    m = await measure(spec, progress, t0, rssAfterStart);
+  } finally {
+    if (w.taskFailures.length > 0) process.stderr.write(`task failures: ${JSON.stringify(w.taskFailures)}\n`);
+  }
+  const counters = progress.counters()!;
+  const stopStarted = performance.now();
+  await w.stop();
+  const stopMs = performance.now() - stopStarted;
+  const notes: string[] = [];
+  if (w.taskFailures.length > 0)
+    notes.push(`task failures: ${w.taskFailures.map((f) => f.error).join('; ')}`);
+  if ((counters.redelivered ?? 0) > 0) notes.push(`${counters.redelivered} records redelivered`);
+  return {
+    label: spec.label,
+    via: 'worker',
+    ...m,
+    avgRecordsPerPut: counters.puts ? (counters.recordsAcquired ?? 0) / counters.puts : undefined,
+    stopMs,
+    counters,
+    notes,
+  };
+}
+
+/**
+ * Classic mode measured on kafkajs directly: `tasks` consumers in one group, one simulated put per
+ * chunk of at most max.poll.records records (sleeping the sink latency), offsets committed after each
+ * batch. No worker threads, no conversion: this is the bare kafkajs ceiling, not the sharesink runtime.
+ */
+async function runKafkajsClassic(spec: WorkerRunSpec, why: string): Promise<ChildResult> {
+  const kafka = kafkaClient(spec.brokers);
+  const group = `${spec.label}-kjs-${Date.now().toString(36)}`.replace(/[^A-Za-z0-9._-]/g, '-');
+  const latency = spec.fallbackLatencyMs ?? 0;
+  const chunk = spec.fallbackMaxPollRecords ?? 500;
+  const maxBytes = Number(spec.connectorProps['consumer.override.max.partition.fetch.bytes'] ?? 1_048_576);
+  let done = 0;
+  let puts = 0;
+  let acquired = 0;
+  const t0 = performance.now();
+  const consumers = Array.from({ length: spec.tasks }, () =>
+    kafka.consumer({ groupId: group, maxBytesPerPartition: maxBytes, sessionTimeout: 10_000 }),
+  );
+  for (const c of consumers) {
+    await c.connect();
+    await c.subscribe({ topics: [spec.topic], fromBeginning: true });
+    await c.run({
+      autoCommit: true,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary }) => {
+        const messages = batch.messages;
+        acquired += messages.length;
+        for (let i = 0; i < messages.length; i += chunk) {
+          const part = messages.slice(i, i + chunk);
+          if (latency > 0) await sleep(latency);
+          puts++;
+          resolveOffset(part[part.length - 1]!.offset);
+          done += part.length;
+        }
+        await heartbeat();
+        await commitOffsetsIfNecessary();
+      },
+    });
+  }
+  const rssAfterStart = process.memoryUsage.rss();
+  const m = await measure(spec, { done: () => done, counters: () => undefined }, t0, rssAfterStart);
+  const stopStarted = performance.now();
+  await Promise.all(consumers.map((c) => c.disconnect()));
+  return {
+    label: spec.label,
+    via: 'kafkajs-direct',
+    ...m,
+    avgRecordsPerPut: puts > 0 ? acquired / puts : undefined,
+    stopMs: performance.now() - stopStarted,
+    counters: { puts, recordsAcquired: acquired, done },
+    notes: [`classic measured on kafkajs directly: ${why}`],
+  };
+}
+
+/** The bare pg loop: the same rows, the same batch size, one connection, one statement per batch. */
+async function runPgBare(spec: PgBareSpec): Promise<ChildResult> {
+  const { default: pg } = await import('pg');
+  const { pgRow, PG_COLUMNS } = await import('./pg-rows.js');
+  const client = new pg.Client({ connectionString: spec.pgUrl });
+  await client.connect();
+  const q = (s: string) => `"${s.replaceAll('"', '""')}"`;
+  await client.query(`DROP TABLE IF EXISTS ${q(spec.table)}`);
+  await client.query(`CREATE TABLE ${q(spec.table)} (LIKE ${q(spec.likeTable)} INCLUDING ALL)`);
+  const cols = PG_COLUMNS.map(q).join(', ');
+  const rss = { peak: process.memoryUsage.rss() };
+  const cpu0 = cpuUs();
+  const t0 = performance.now();
+  for (let start = 0; start < spec.rows; start += spec.batchSize) {
+    const n = Math.min(spec.batchSize, spec.rows - start);
+    const values: unknown[] = [];
+    const tuples: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const row = pgRow(start + i);
+      const slots: string[] = [];
+      for (const c of PG_COLUMNS) {
+        values.push(row[c]);
+        slots.push(`$${values.length}`);
+      }
+      tuples.push(`(${slots.join(',')})`);
+    }
+    await client.query(`INSERT INTO ${q(spec.table)} (${cols}) VALUES ${tuples.join(',')}`, values);
+    if (performance.now() - t0 > spec.timeoutMs) throw new Error('bare pg loop timed out');
+  }
+  const wall = performance.now() - t0;
+  const cpu = cpuUs() - cpu0;
+  rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
+  const count = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${q(spec.table)}`);
+  await client.query(`DROP TABLE IF EXISTS ${q(spec.table)}`);
+  await client.end();
+  return {
+    label: spec.label,
+    via: 'pg',
+    records: Number(count.rows[0]?.n ?? 0),
+    recordsPerSec: spec.rows / (wall / 1000),
+    steadyRecordsPerSec: undefined,
+    firstRecordMs: undefined,
+    windowMs: wall,
+    cpuUsPerRecord: cpu / spec.rows,
+    cpuCores: cpu / 1000 / wall,
+    peakRssMb: rss.peak / MB,
+    rssAfterStartMb: undefined,
+    avgRecordsPerPut: spec.batchSize,
+    stopMs: undefined,
+    ranDry: false,
+    counters: undefined,
+    notes: [],
+  };
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? '') as ChildSpec;
+  const result = spec.kind === 'pg-bare' ? await runPgBare(spec) : await runWorker(spec);
+  process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `bench child failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

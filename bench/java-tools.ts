@@ -1,0 +1,258 @@
+/**
+ * The Java reference tools, run from the same jars as the broker: ProducerPerformance fills topics,
+ * ConsumerPerformance and ShareConsumerPerformance are the ceilings sharesink is compared with.
+ */
+import path from 'node:path';
+import {
+  BENCH_DIR,
+  kafkaClasspath,
+  MEASURED_JVM_OPTS,
+  runJava,
+  runProcess,
+  setGroupConfig,
+  tail,
+  Tools,
+} from './common.js';
+
+export interface ProduceResult {
+  readonly records: number;
+  readonly recordsPerSec: number;
+  readonly mbPerSec: number;
+  readonly avgLatencyMs: number;
+  readonly wallMs: number;
+}
+
+/** ProducerPerformance; `throughput` -1 means as fast as possible. */
+export async function producerPerformance(o: {
+  brokers: string;
+  topic: string;
+  records: number;
+  recordSize: number;
+  throughput?: number;
+  props?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<ProduceResult> {
+  const props = Object.entries(o.props ?? {}).map(([k, v]) => `${k}=${v}`);
+  const args = [
+    '--bootstrap-server',
+    o.brokers,
+    '--topic',
+    o.topic,
+    '--num-records',
+    String(o.records),
+    '--record-size',
+    String(o.recordSize),
+    '--throughput',
+    String(o.throughput ?? -1),
+  ];
+  if (props.length > 0) args.push('--command-property', ...props);
+  const r = await runJava(Tools.ProducerPerformance, args, o.timeoutMs ?? 300_000);
+  // "500000 records sent, 80814.6 records/sec (7.71 MB/sec), 1460.07 ms avg latency, …" (the last one)
+  const lines = r.stdout.trim().split('\n');
+  const last = lines[lines.length - 1] ?? '';
+  const m = /(\d+) records sent, ([\d.]+) records\/sec \(([\d.]+) MB\/sec\), ([\d.]+) ms avg latency/.exec(
+    last,
+  );
+  if (!m) throw new Error(`cannot read ProducerPerformance output:\n${r.stdout}`);
+  return {
+    records: Number(m[1]),
+    recordsPerSec: Number(m[2]),
+    mbPerSec: Number(m[3]),
+    avgLatencyMs: Number(m[4]),
+    wallMs: r.wallMs,
+  };
+}
+
+export interface ConsumeResult {
+  readonly tool: 'ConsumerPerformance' | 'ShareConsumerPerformance';
+  readonly consumers: number;
+  readonly records: number;
+  readonly mb: number;
+  /** Records over the tool's own window (subscribe → last record), the join included. */
+  readonly recordsPerSec: number;
+  readonly mbPerSec: number;
+  /** ConsumerPerformance only: the same without the group join (fetch.nMsg.sec). */
+  readonly fetchRecordsPerSec: number | undefined;
+  readonly windowMs: number;
+  readonly wallMs: number;
+}
+
+/** The tools print a header line and one CSV line of values; returns them by header name. */
+function csvStats(stdout: string): Record<string, string> {
+  const lines = stdout.split('\n').map((l) => l.trim());
+  const h = lines.findIndex((l) => l.startsWith('start.time'));
+  if (h < 0) throw new Error(`no stats header in:\n${stdout}`);
+  const header = lines[h]!.split(',').map((s) => s.trim());
+  for (const line of lines.slice(h + 1)) {
+    const values = line.split(',').map((s) => s.trim());
+    if (values.length === header.length) return Object.fromEntries(header.map((k, i) => [k, values[i]!]));
+  }
+  throw new Error(`no stats line in:\n${stdout}`);
+}
+
+/** ConsumerPerformance (one classic consumer; the 4.x tool has no thread option). */
+export async function consumerPerformance(o: {
+  brokers: string;
+  topic: string;
+  group: string;
+  records: number;
+  timeoutMs?: number;
+}): Promise<ConsumeResult> {
+  const r = await runJava(
+    Tools.ConsumerPerformance,
+    [
+      '--bootstrap-server',
+      o.brokers,
+      '--topic',
+      o.topic,
+      '--group',
+      o.group,
+      '--num-records',
+      String(o.records),
+      '--timeout',
+      '60000',
+    ],
+    o.timeoutMs ?? 300_000,
+  );
+  const s = csvStats(r.stdout);
+  const records = Number(s['data.consumed.in.nMsg']);
+  if (records < o.records) throw new Error(`ConsumerPerformance read ${records} of ${o.records} records`);
+  const perSec = Number(s['nMsg.sec']);
+  return {
+    tool: 'ConsumerPerformance',
+    consumers: 1,
+    records,
+    mb: Number(s['data.consumed.in.MB']),
+    recordsPerSec: perSec,
+    mbPerSec: Number(s['MB.sec']),
+    fetchRecordsPerSec: Number(s['fetch.nMsg.sec']),
+    windowMs: (records / perSec) * 1000,
+    wallMs: r.wallMs,
+  };
+}
+
+/** ShareConsumerPerformance with `threads` consumers; the group reads from the earliest offset. */
+export async function shareConsumerPerformance(o: {
+  brokers: string;
+  topic: string;
+  group: string;
+  records: number;
+  threads: number;
+  timeoutMs?: number;
+}): Promise<ConsumeResult> {
+  await setGroupConfig(o.brokers, o.group, { 'share.auto.offset.reset': 'earliest' });
+  // --timeout also bounds the whole run (the tool interrupts its threads after timeout + 100 ms)
+  const r = await runJava(
+    Tools.ShareConsumerPerformance,
+    [
+      '--bootstrap-server',
+      o.brokers,
+      '--topic',
+      o.topic,
+      '--group',
+      o.group,
+      '--num-records',
+      String(o.records),
+      '--threads',
+      String(o.threads),
+      '--timeout',
+      '240000',
+    ],
+    o.timeoutMs ?? 300_000,
+  );
+  const s = csvStats(r.stdout);
+  const records = Number(s['data.consumed.in.nMsg']);
+  if (records < o.records)
+    throw new Error(`ShareConsumerPerformance read ${records} of ${o.records} records`);
+  return {
+    tool: 'ShareConsumerPerformance',
+    consumers: o.threads,
+    records,
+    mb: Number(s['data.consumed.in.MB']),
+    recordsPerSec: Number(s['nMsg.sec']),
+    mbPerSec: Number(s['MB.sec']),
+    fetchRecordsPerSec: undefined,
+    windowMs: Number(s['fetch.time.ms']),
+    wallMs: r.wallMs,
+  };
+}
+
+/** Compiles bench/java/ShareLatencyBench.java into `outDir` (javac from the JDK that runs the broker). */
+export async function compileJavaPeer(outDir: string): Promise<void> {
+  const r = await runProcess(
+    'javac',
+    ['-cp', kafkaClasspath(), '-d', outDir, path.join(BENCH_DIR, 'java', 'ShareLatencyBench.java')],
+    { timeoutMs: 120_000 },
+  );
+  if (r.code !== 0) throw new Error(`javac failed:\n${tail(r.stderr, 20)}`);
+}
+
+export interface JavaLatencyResult {
+  readonly threads: number;
+  readonly records: number;
+  readonly recordsPerSec: number;
+  readonly windowMs: number;
+  readonly polls: number;
+  readonly meanPollMs: number;
+  readonly samples: number;
+  readonly p50Ms: number;
+  readonly p90Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+/**
+ * The Java share-consumer peer of the latency scenarios: `threads` KafkaShareConsumers, each sleeping
+ * `latencyMs` per poll result, then acknowledging (ACCEPT, sent with the next poll).
+ */
+export async function shareLatencyBench(o: {
+  classesDir: string;
+  brokers: string;
+  topic: string;
+  group: string;
+  threads: number;
+  latencyMs: number;
+  maxPollRecords: number;
+  warmupMs: number;
+  windowMs: number;
+}): Promise<JavaLatencyResult> {
+  await setGroupConfig(o.brokers, o.group, { 'share.auto.offset.reset': 'earliest' });
+  const r = await runJava(
+    'ShareLatencyBench',
+    [
+      o.brokers,
+      o.topic,
+      o.group,
+      String(o.threads),
+      String(o.latencyMs),
+      String(o.maxPollRecords),
+      String(o.warmupMs),
+      String(o.windowMs),
+    ],
+    o.warmupMs + o.windowMs + 120_000,
+    MEASURED_JVM_OPTS,
+    `${o.classesDir}${path.delimiter}${kafkaClasspath()}`,
+  );
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`no RESULT line from ShareLatencyBench:\n${tail(r.stdout, 10)}`);
+  const f = Object.fromEntries(
+    line
+      .slice(7)
+      .split(' ')
+      .map((kv) => kv.split('=') as [string, string]),
+  );
+  const num = (k: string) => Number(f[k]);
+  return {
+    threads: o.threads,
+    records: num('records'),
+    recordsPerSec: num('recordsPerSec'),
+    windowMs: num('seconds') * 1000,
+    polls: num('polls'),
+    meanPollMs: num('meanPollMs'),
+    samples: num('samples'),
+    p50Ms: num('p50'),
+    p90Ms: num('p90'),
+    p99Ms: num('p99'),
+    maxMs: num('max'),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * A connector for the end-to-end latency scenario: each put() notes, for every record, the time from
+ * its CreateTime (set by the producer) to the put, in ms. Samples go to one file per task instance
+ * under `latency.dir` (`createTime:latency,` pairs, appended about twice a second and at stop), so the
+ * harness can follow progress from another process (the CLI runs it).
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { ConfigDef } from '../src/connect/config-def.js';
+import type { ConnectorModule } from '../src/connect/connector-module.js';
+import { SinkConnector } from '../src/connect/sink-connector.js';
+import type { SinkRecord } from '../src/connect/sink-record.js';
+import { SinkTask } from '../src/connect/sink-task.js';
+
+const CONFIG = new ConfigDef().define({
+  name: 'latency.dir',
+  type: 'string',
+  importance: 'high',
+  documentation: 'Directory for the latency sample files.',
+});
+
+let instances = 0;
+
+class LatencySinkConnector extends SinkConnector {
+  #props: Readonly<Record<string, string>> = {};
+  version(): string {
+    return '0.0.0';
+  }
+  config(): typeof CONFIG {
+    return CONFIG;
+  }
+  start(props: Readonly<Record<string, string>>): void {
+    this.#props = props;
+  }
+  taskConfigs(maxTasks: number): Record<string, string>[] {
+    return Array.from({ length: maxTasks }, () => ({ ...this.#props }));
+  }
+  stop(): void {}
+}
+
+class LatencySinkTask extends SinkTask {
+  #file = '';
+  #pending: string[] = [];
+  #lastFlush = 0;
+
+  version(): string {
+    return '0.0.0';
+  }
+
+  start(props: Readonly<Record<string, string>>): void {
+    const dir = props['latency.dir'];
+    if (!dir) throw new Error('latency.dir is required');
+    mkdirSync(dir, { recursive: true });
+    this.#file = path.join(dir, `t${threadId}-${++instances}-${process.pid}.txt`);
+  }
+
+  put(records: readonly SinkRecord[]): void {
+    const now = Date.now();
+    for (const r of records)
+      if (r.timestamp !== null) this.#pending.push(`${r.timestamp}:${now - r.timestamp}`);
+    if (now - this.#lastFlush >= 500) this.#flush(now);
+  }
+
+  stop(): void {
+    this.#flush(Date.now());
+  }
+
+  #flush(now: number): void {
+    this.#lastFlush = now;
+    if (this.#pending.length === 0) return;
+    // small synchronous appends: a few per second per thread, far off the measured path's cost
+    appendFileSync(this.#file, `${this.#pending.join(',')},`);
+    this.#pending = [];
+  }
+}
+
+export default { connector: LatencySinkConnector, task: LatencySinkTask } satisfies ConnectorModule;

@@ -1,0 +1,191 @@
+/** Renders a results object (bench/run.ts) as the Markdown table in bench/results/*.md. */
+import type { ChildResult } from './child-protocol.js';
+import { formatProfile } from './profile.js';
+import type { BenchResults } from './run.js';
+
+const n = (v: number | null | undefined, digits = 0): string =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '–'
+    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const x = (v: number | null | undefined): string =>
+  v === null || v === undefined ? '–' : `${v.toFixed(2)}×`;
+
+function via(r: ChildResult | undefined): string {
+  return r && r.via === 'kafkajs-direct' ? ' †' : '';
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const out: string[] = [];
+  const v = r.versions as {
+    node: string;
+    kafka: string;
+    java: string;
+    sharesink: { gitSha: string; dirtySrc: string[] };
+  };
+  out.push(`# sharesink benchmark (${r.mode})`);
+  out.push('');
+  out.push(
+    `${r.startedAt} · ${r.durationS} s · \`${r.command}\` · node ${v.node} · Kafka ${v.kafka} · ${v.java} · ` +
+      `sharesink ${v.sharesink.gitSha.slice(0, 10)}${v.sharesink.dirtySrc.length > 0 ? ` (+${v.sharesink.dirtySrc.length} uncommitted src files)` : ''} · ` +
+      `${String(r.machine.cpus)} CPUs (${String(r.machine.cpuModel)}) · load ${r.loadAverage.start.join('/')} → ${r.loadAverage.end.join('/')}`,
+  );
+  out.push('');
+  out.push('## Ratios (same run)');
+  out.push('');
+  out.push('| ratio | value |');
+  out.push('|---|---|');
+  for (const [k, val] of Object.entries(r.ratios))
+    out.push(`| ${k} | ${val === null ? '–' : val.toFixed(3)} |`);
+  out.push('');
+  out.push('| target | value | met |');
+  out.push('|---|---|---|');
+  for (const [k, t] of Object.entries(r.targets))
+    out.push(
+      `| ${k} | ${t.value === null ? '–' : t.value.toFixed(3)} (goal ${t.target}) | ${t.met === null ? '–' : t.met ? 'yes' : 'no'} |`,
+    );
+
+  const s = r.scenarios;
+  if (s.ceiling.length > 0 || s.noop.length > 0) {
+    out.push('');
+    out.push('## 1–2. Draining a pre-filled topic, NoopSink (records/s)');
+    out.push('');
+    out.push(
+      'Window: Java tools from subscribe to the last record polled; sharesink from `Worker.start()` to the last record acknowledged. ' +
+        '“steady” = sharesink from the first record done to the last.',
+    );
+    out.push('');
+    out.push(
+      '| topic | consumers | Java ConsumerPerformance | sharesink classic | Java ShareConsumerPerformance | sharesink share (steady) | share ÷ Java share | classic ÷ Java classic |',
+    );
+    out.push('|---|---|---|---|---|---|---|---|');
+    const topics = [...new Map([...s.ceiling, ...s.noop].map((t) => [t.topic, t])).values()];
+    for (const t of topics) {
+      const counts = [...new Set([1, t.partitions])];
+      for (const c of counts) {
+        const jc =
+          c === 1
+            ? s.ceiling.find((e) => e.topic === t.topic && e.result.tool === 'ConsumerPerformance')
+            : undefined;
+        const js = s.ceiling.find(
+          (e) =>
+            e.topic === t.topic && e.result.tool === 'ShareConsumerPerformance' && e.result.consumers === c,
+        );
+        const ss = s.noop.find((e) => e.topic === t.topic && e.mode === 'share' && e.tasks === c);
+        const sc = s.noop.find((e) => e.topic === t.topic && e.mode === 'classic' && e.tasks === c);
+        const shareRatio = ss && js ? ss.result.recordsPerSec / js.result.recordsPerSec : null;
+        const classicRatio = sc && jc ? sc.result.recordsPerSec / jc.result.recordsPerSec : null;
+        out.push(
+          `| ${t.recordSize} B × ${t.partitions}p | ${c} | ${jc ? n(jc.result.recordsPerSec) : c === 1 ? '–' : 'n/a'} | ` +
+            `${sc ? n(sc.result.recordsPerSec) + via(sc.result) : '–'} | ${js ? n(js.result.recordsPerSec) : '–'} | ` +
+            `${ss ? `${n(ss.result.recordsPerSec)} (${n(ss.result.steadyRecordsPerSec)})` : '–'} | ${x(shareRatio)} | ${x(classicRatio)} |`,
+        );
+      }
+    }
+  }
+
+  if (s.latency.length > 0) {
+    out.push('');
+    out.push('## 3. Sinks with latency: scaling with tasks (records/s over the window)');
+    out.push('');
+    out.push(
+      'One put (or Java poll result) at a time per task, pool threads = tasks; `java-share` = KafkaShareConsumer threads sleeping the same latency per poll.',
+    );
+    out.push('');
+    out.push(
+      '| sink latency | partitions | mode | tasks | records/s | ÷ (multiplier × 1× rate) | records/put | CPU cores |',
+    );
+    out.push('|---|---|---|---|---|---|---|---|');
+    for (const row of s.latency) {
+      const one = s.latency.find(
+        (e) =>
+          e.sinkMs === row.sinkMs &&
+          e.partitions === row.partitions &&
+          e.mode === row.mode &&
+          e.multiplier === 1,
+      );
+      const eff = one ? row.recordsPerSec / (row.multiplier * one.recordsPerSec) : null;
+      out.push(
+        `| ${row.sinkMs} ms | ${row.partitions} | ${row.mode}${row.via === 'kafkajs-direct' ? ' †' : ''} | ${row.tasks} (${row.multiplier}×) | ${n(row.recordsPerSec)}${row.ranDry ? ' (ran dry)' : ''} | ` +
+          `${eff === null ? '–' : eff.toFixed(2)} | ${n(row.avgRecordsPerPut, 1)} | ${n(row.cpuCores, 2)} |`,
+      );
+    }
+  }
+
+  if (s.postgres) {
+    const p = s.postgres;
+    out.push('');
+    out.push('## 4. PostgreSQL: PostgresSink vs a bare pg loop (same rows, same batch size)');
+    out.push('');
+    out.push('| | rows/s | batch | CPU µs/row (process) |');
+    out.push('|---|---|---|---|');
+    if (p.sharesink)
+      out.push(
+        `| sharesink share, 1 task, PostgresSink (insert) | ${n(p.sharesink.recordsPerSec)} (steady ${n(p.sharesink.steadyRecordsPerSec)}) | ${n(p.sharesink.avgRecordsPerPut, 1)} | ${n(p.sharesink.cpuUsPerRecord, 1)} |`,
+      );
+    if (p.bare)
+      out.push(
+        `| bare pg loop, 1 connection | ${n(p.bare.recordsPerSec)} | ${p.batchSize ?? '–'} | ${n(p.bare.cpuUsPerRecord, 1)} |`,
+      );
+    if (p.rowsInTable !== undefined) out.push(`\nRows in the sink's table afterwards: ${n(p.rowsInTable)}.`);
+  }
+
+  if (s.runtimeCost.length > 0) {
+    out.push('');
+    out.push('## 5. Runtime cost with NoopSink, max.poll.records 500 (whole process: main + pool threads)');
+    out.push('');
+    out.push(
+      '| topic | mode | records/put | CPU µs/record | CPU cores | steady records/s | RSS after start | peak RSS |',
+    );
+    out.push('|---|---|---|---|---|---|---|---|');
+    for (const c of s.runtimeCost) {
+      out.push(
+        `| ${String(c.topic).replace(/^bench-[^-]+-/, '')} | ${c.mode}${c.via === 'kafkajs-direct' ? ' †' : ''} | ${n(c.avgRecordsPerPut as number, 1)} | ${n(c.cpuUsPerRecord as number, 2)} | ` +
+          `${n(c.cpuCores as number, 2)} | ${n(c.steadyRecordsPerSec as number)} | ${n(c.rssAfterStartMb as number)} MB | ${n(c.peakRssMb as number)} MB |`,
+      );
+    }
+  }
+
+  if (s.e2e.length > 0) {
+    out.push('');
+    out.push('## 6. End-to-end latency at 50% of the measured maximum rate (CreateTime → put)');
+    out.push('');
+    out.push(
+      '| mode | via | target rate | produced rate | samples | p50 | p90 | p99 | max | CLI CPU cores | CLI peak RSS |',
+    );
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const e of s.e2e) {
+      out.push(
+        `| ${e.mode} | ${e.via} | ${n(e.targetRecordsPerSec)}/s | ${n(e.producedRecordsPerSec)}/s | ${n(e.samples)} | ${e.p50Ms} ms | ${e.p90Ms} ms | ${e.p99Ms} ms | ${e.maxMs} ms | ` +
+          `${n(e.processCpuCores, 2)} | ${n(e.processPeakRssMb)} MB |`,
+      );
+    }
+    out.push('');
+    out.push(`Maximum rate basis: ${s.e2e[0]!.maxRateBasis}.`);
+  }
+
+  if (r.profile) {
+    out.push('');
+    out.push(`## Profile (${r.profile.run ?? ''}, ${n(r.profile.recordsPerSec)} records/s under --cpu-prof)`);
+    out.push('');
+    out.push('```');
+    out.push(formatProfile(r.profile, 2));
+    out.push('```');
+  }
+
+  const kafkajs = [...s.noop.map((e) => e.result.via), ...s.latency.map((e) => e.via)].includes(
+    'kafkajs-direct',
+  );
+  if (kafkajs || r.notes.length > 0 || r.errors.length > 0) {
+    out.push('');
+    out.push('## Notes');
+    out.push('');
+    if (kafkajs)
+      out.push(
+        '- † classic mode measured on a bare kafkajs consumer (no pool threads, no conversion): the classic task runner was not wired into the runtime when this ran.',
+      );
+    for (const note of r.notes) out.push(`- ${note}`);
+    for (const e of r.errors) out.push(`- ERROR in ${e.step}: ${e.message.split('\n')[0]}`);
+  }
+  out.push('');
+  return out.join('\n');
+}
