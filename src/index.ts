@@ -86,7 +86,19 @@ export type { TaskCountersSnapshot } from './actors/task-counters.js';
 export { PutPool, encodeWireBatch, decodeWireBatch } from './pool/index.js';
 export type { PutPoolOptions, PoolTask, PutResult, PutOutcome, Assignment } from './pool/index.js';
 
-// configuration (compiled shapes)
+// configuration: Connect-style files and properties → compiled shapes
+export {
+  loadWorkerConfig,
+  loadConnectorConfig,
+  parseProperties,
+  parseConnectorJson,
+  compileWorkerConfig,
+  compileConnectorConfig,
+  validateWorkerConfig,
+  validateConnectorConfig,
+  WORKER_CONFIG_DEF,
+  CONNECTOR_CONFIG_DEF,
+} from './config/index.js';
 export type { WorkerConfig, ConnectorConfig, ErrorsConfig, GroupProtocol } from './config/types.js';
 
 // the state machines, for diagrams, model tests and inspection

@@ -1,0 +1,45 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as api from '../../src/index.js';
+import type { ConnectorConfig, PartitionAckResult, ShareRecord, WorkerSummary } from '../../src/index.js';
+
+describe('public API (src/index.ts)', () => {
+  it('exports the runtime, the share consumer, the connector contract and the machines', () => {
+    for (const name of [
+      'Worker',
+      'ShareConsumer',
+      'ShareTaskRunner',
+      'LockSupervisor',
+      'PutPool',
+      'SinkConnector',
+      'SinkTask',
+      'SinkRecord',
+      'RetriableError',
+      'ConfigDef',
+      'SharesinkError',
+      'isSharesinkError',
+      'KafkaError',
+      'batchMachine',
+      'taskMachine',
+      'toMermaid',
+      'toDot',
+      'compileWorkerConfig',
+      'compileConnectorConfig',
+      'loadWorkerConfig',
+      'loadConnectorConfig',
+      'createTransitionCounter',
+      'CHANNEL_LOCK_RENEWED',
+    ]) {
+      expect(api, name).toHaveProperty(name);
+    }
+  });
+
+  it('has the types an embedder needs', () => {
+    expectTypeOf<ShareRecord['deliveryCount']>().toEqualTypeOf<number>();
+    expectTypeOf<PartitionAckResult['error']>().toEqualTypeOf<api.SharesinkError | null>();
+    expectTypeOf<ConnectorConfig['groupProtocol']>().toEqualTypeOf<'share' | 'classic'>();
+    expectTypeOf<WorkerSummary['connectors'][number]['counters']['accepted']>().toEqualTypeOf<number>();
+    expectTypeOf(api.ShareConsumer.prototype.acknowledge)
+      .parameter(1)
+      .toEqualTypeOf<'accept' | 'release' | 'reject' | 'renew'>();
+  });
+});
