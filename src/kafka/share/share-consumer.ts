@@ -135,6 +135,8 @@ export class ShareConsumer {
   private closed = false;
   private closing: Promise<void> | undefined;
   private kickTimer: NodeJS.Timeout | undefined;
+  /** Rejects a pending subscribe() when the member cannot join at all. */
+  private onFatalOnce: ((e: Error) => void) | undefined;
 
   constructor(options: ShareConsumerOptions) {
     this.opts = options;
@@ -192,8 +194,6 @@ export class ShareConsumer {
     ]);
     this.onFatalOnce = undefined;
   }
-
-  private onFatalOnce: ((e: Error) => void) | undefined;
 
   /**
    * Acquired records from the next ShareFetch answer that has any, or [] after `maxWaitMs`. Every record
@@ -760,24 +760,31 @@ export class ShareConsumer {
     if (this.closed) throw new ConsumerClosedError();
   }
 
-  /** Groups an {@link AckTarget} by tpKey (topic id : partition), in one pass. */
+  /** Groups an {@link AckTarget} by tpKey (topic id : partition), in one pass over the records. */
   private groupTarget(
     target: AckTarget,
   ): Map<string, { topic: string; partition: number; offsets: number[] }> {
     const groups = new Map<string, { topic: string; partition: number; offsets: number[] }>();
-    const add = (topic: string, partition: number, offsets: Iterable<number>) => {
+    const groupOf = (topic: string, partition: number, offsetForError: number) => {
       const topicId = this.topicIds.get(topic);
-      if (topicId === undefined) throw new AckNotAllowedError(topic, partition, [...offsets]);
+      if (topicId === undefined) throw new AckNotAllowedError(topic, partition, [offsetForError]);
       const key = tpKey(topicId, partition);
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { topic, partition, offsets: [] }));
-      for (const o of offsets) g.offsets.push(o);
+      return g;
     };
-    if ('offsets' in target) add(target.topic, target.partition, target.offsets);
-    else if (Array.isArray(target))
-      for (const r of target as readonly ShareRecord[]) add(r.topic, r.partition, [r.offset]);
-    else
-      add((target as ShareRecord).topic, (target as ShareRecord).partition, [(target as ShareRecord).offset]);
+    if ('offsets' in target) {
+      groupOf(target.topic, target.partition, target.offsets[0] ?? -1).offsets.push(...target.offsets);
+    } else {
+      const records: readonly ShareRecord[] = Array.isArray(target) ? target : [target as ShareRecord];
+      let last: { topic: string; partition: number; offsets: number[] } | undefined;
+      for (const r of records) {
+        // records of one fetch come grouped by partition: reuse the group while it matches
+        if (!last || last.topic !== r.topic || last.partition !== r.partition)
+          last = groupOf(r.topic, r.partition, r.offset);
+        last.offsets.push(r.offset);
+      }
+    }
     return groups;
   }
 }
