@@ -24,8 +24,18 @@ import {
   type AckEntry,
   type PartitionAckResult,
 } from './node-channel.js';
-import { FINAL_EPOCH, tpKey, type TopicIdPartition } from './share-session.js';
+import { tpKey } from './share-session.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
+import {
+  METADATA_ERRORS,
+  asSharesinkError,
+  closeSession,
+  indexEntries,
+  sendAcks,
+  settleAll,
+  type AcknowledgerHost,
+} from './acknowledger.js';
+import { PartitionDirectory } from './partition-directory.js';
 import type { ShareTransport } from './transport.js';
 import {
   AckNotAllowedError,
@@ -89,12 +99,6 @@ const SESSION_ERRORS: ReadonlySet<number> = new Set([
   KafkaErrorCode.INVALID_SHARE_SESSION_EPOCH,
   KafkaErrorCode.SHARE_SESSION_LIMIT_REACHED,
 ]);
-const METADATA_ERRORS: ReadonlySet<number> = new Set([
-  KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
-  KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-  KafkaErrorCode.UNKNOWN_TOPIC_ID,
-  KafkaErrorCode.KAFKA_STORAGE_ERROR,
-]);
 const FATAL_ERRORS: ReadonlySet<number> = new Set([
   KafkaErrorCode.GROUP_AUTHORIZATION_FAILED,
   KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED,
@@ -118,11 +122,7 @@ export class ShareConsumer {
   private readonly transport: ShareTransport;
   private readonly membership: Membership;
   private subscription: string[] = [];
-  private readonly topicNames = new Map<string, string>();
-  private readonly topicIds = new Map<string, string>();
-  private readonly leaders = new Map<string, number>();
-  /** Assigned partitions by tpKey. */
-  private assignment = new Map<string, TopicIdPartition>();
+  private readonly dir = new PartitionDirectory();
   private readonly channels = new Map<number, NodeChannel>();
   /** Offsets handed out and not yet terminally acknowledged, per tpKey. */
   private readonly outstanding = new Map<string, Set<number>>();
@@ -156,6 +156,15 @@ export class ShareConsumer {
       onAssignment: (a) => this.onAssignment(a),
       onFatal: (e) => this.fail(e),
     });
+    this.ackHost = {
+      transport: this.transport,
+      groupId: this.groupId,
+      memberId: this.memberId,
+      topicName: (topicId) => this.dir.topicName(topicId),
+      topLevelOk: (ch, code, message, api, entries) => this.topLevelOk(ch, code, message, api, entries),
+      onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
+      onMetadataStale: () => (this.metadataStale = true),
+    };
   }
 
   /** How long acquired records stay locked, as the broker last reported it (AcquisitionLockTimeoutMs). */
@@ -165,7 +174,7 @@ export class ShareConsumer {
 
   /** The partitions the group coordinator assigned to this member, as `topic:partition`. */
   get assignedPartitions(): string[] {
-    return [...this.assignment.values()].map((p) => `${p.topic}:${p.partition}`).sort();
+    return [...this.dir.assigned.values()].map((p) => `${p.topic}:${p.partition}`).sort();
   }
 
   /**
@@ -184,7 +193,7 @@ export class ShareConsumer {
     const failed = metadata.find((t) => t.errorCode !== 0);
     if (failed) throw new KafkaError(failed.errorCode, { api: 'Metadata', subject: `topic ${failed.name}` });
     this.subscription = [...new Set(topics)];
-    this.applyMetadata(metadata);
+    this.dir.applyMetadata(metadata);
     this.membership.subscribe(this.subscription);
     await Promise.race([
       this.membership.joined,
@@ -230,14 +239,16 @@ export class ShareConsumer {
    */
   acknowledge(target: AckTarget, type: AcknowledgeType): Promise<PartitionAckResult[]> {
     this.throwIfUnusable();
-    const groups = this.groupTarget(target);
+    const groups = this.dir.group(
+      'offsets' in target ? target : Array.isArray(target) ? target : [target as ShareRecord],
+    );
     const entries: AckEntry[] = [];
     for (const [key, { topic, partition, offsets }] of groups) {
-      const tp = this.partitionFor(topic, partition, key);
+      const tp = this.dir.partition(key)!;
       const out = this.outstanding.get(key);
       const bad = out ? offsets.filter((o) => !out.has(o)) : offsets;
       if (bad.length > 0) throw new AckNotAllowedError(topic, partition, bad);
-      const leader = this.leaders.get(key);
+      const leader = this.dir.leaderOf(key);
       const channel = leader === undefined ? undefined : this.channels.get(leader);
       if (type === 'renew') {
         if (!channel || !this.renewAvailable.get(channel.nodeId))
@@ -273,7 +284,7 @@ export class ShareConsumer {
     for (const ch of this.channels.values()) {
       if (ch.terminal.length === 0 && ch.renew.length === 0) continue;
       for (const e of [...ch.terminal, ...ch.renew]) waiting.push(e.result);
-      void ch.run(() => this.sendAcks(ch));
+      void ch.run(() => sendAcks(this.ackHost, ch));
     }
     return Promise.all(waiting);
   }
@@ -295,21 +306,18 @@ export class ShareConsumer {
       clearTimeout(w.timer);
       w.resolve([]);
     }
-    // records buffered but never handed out go back too
-    for (const batch of this.ready.splice(0)) {
-      for (const r of batch)
-        this.outstanding.get(tpKey(this.topicIds.get(r.topic) ?? '', r.partition))?.add(r.offset);
-    }
+    // records fetched but never handed out are outstanding too: released below with the rest
+    this.ready.length = 0;
     for (const [key, offsets] of this.outstanding) {
       if (offsets.size === 0) continue;
-      const tp = this.assignment.get(key) ?? this.partitionFromKey(key);
-      const leader = this.leaders.get(key);
+      const tp = this.dir.partition(key);
+      const leader = this.dir.leaderOf(key);
       const ch = leader === undefined ? undefined : this.channels.get(leader);
       if (!tp || !ch) continue;
       ch.terminal.push(newAckEntry(tp, 'release', AckCode.release, [...offsets], (r) => this.countAck(r)));
       offsets.clear();
     }
-    await Promise.all([...this.channels.values()].map((ch) => ch.run(() => this.closeSession(ch))));
+    await Promise.all([...this.channels.values()].map((ch) => ch.run(() => closeSession(this.ackHost, ch))));
     await this.membership.leave();
     await this.transport.close();
     this.log.info(this.metrics.snapshot(), 'share consumer closed');
@@ -400,7 +408,7 @@ export class ShareConsumer {
     const byPartition = indexEntries(acks);
     const delivered: ShareRecord[] = [];
     for (const topic of res.responses) {
-      const topicName = this.topicNames.get(topic.topicId);
+      const topicName = this.dir.topicName(topic.topicId);
       for (const p of topic.partitions) {
         const key = tpKey(topic.topicId, p.partitionIndex);
         const ackErr =
@@ -445,7 +453,7 @@ export class ShareConsumer {
     into: ShareRecord[],
   ): Promise<void> {
     const key = tpKey(topicId, partition);
-    const tp = this.assignment.get(key) ?? { topicId, topic, partition };
+    const tp = this.dir.assigned.get(key) ?? { topicId, topic, partition };
     let out = this.outstanding.get(key);
     if (!out) this.outstanding.set(key, (out = new Set()));
     let selection;
@@ -491,88 +499,7 @@ export class ShareConsumer {
 
   private readonly renewAvailable = new Map<number, boolean>();
 
-  private async sendAcks(ch: NodeChannel): Promise<void> {
-    const terminal = ch.takeTerminal();
-    const renew = ch.takeRenew();
-    if (ch.session.isNew) {
-      const err = new SessionResetError(`the share session with broker ${ch.nodeId} was reset`);
-      settleAll(terminal, err);
-      settleAll(renew, err);
-      return;
-    }
-    if (terminal.length > 0) await this.acknowledgeRequest(ch, terminal, false, ch.session.epoch);
-    if (renew.length > 0 && !ch.session.isNew)
-      await this.acknowledgeRequest(ch, renew, true, ch.session.epoch);
-    else settleAll(renew, new SessionResetError(`the share session with broker ${ch.nodeId} was reset`));
-  }
-
-  private async acknowledgeRequest(ch: NodeChannel, entries: AckEntry[], isRenew: boolean, epoch: number) {
-    const plan = planAcks(entries);
-    let res;
-    try {
-      res = await this.transport.shareAcknowledge(ch.nodeId, {
-        groupId: this.groupId,
-        memberId: this.memberId,
-        shareSessionEpoch: epoch,
-        isRenewAck: isRenew,
-        topics: [...plan].map(([topicId, parts]) => ({
-          topicId,
-          partitions: [...parts].map(([partitionIndex, acknowledgementBatches]) => ({
-            partitionIndex,
-            acknowledgementBatches,
-          })),
-        })),
-      });
-    } catch (err) {
-      ch.session.reset();
-      settleAll(entries, asSharesinkError(err));
-      return;
-    }
-    if (epoch === FINAL_EPOCH) {
-      ch.session.reset();
-      if (res.errorCode !== 0) {
-        settleAll(
-          entries,
-          new KafkaError(res.errorCode, { api: 'ShareAcknowledge', brokerMessage: res.errorMessage }),
-        );
-        return;
-      }
-    } else if (!this.topLevelOk(ch, res.errorCode, res.errorMessage, 'ShareAcknowledge', entries)) {
-      return;
-    } else {
-      ch.session.advance();
-    }
-    if (res.acquisitionLockTimeoutMs > 0) this.lockTimeoutMs = res.acquisitionLockTimeoutMs;
-    const byPartition = indexEntries(entries);
-    for (const topic of res.responses) {
-      for (const p of topic.partitions) {
-        const key = tpKey(topic.topicId, p.partitionIndex);
-        const err =
-          p.errorCode === 0
-            ? null
-            : new KafkaError(p.errorCode, {
-                api: 'ShareAcknowledge',
-                brokerMessage: p.errorMessage,
-                subject: `${this.topicNames.get(topic.topicId) ?? topic.topicId}-${p.partitionIndex}`,
-              });
-        if (err && METADATA_ERRORS.has(p.errorCode)) this.metadataStale = true;
-        for (const e of byPartition.get(key) ?? []) e.settle(err);
-        byPartition.delete(key);
-      }
-    }
-    for (const rest of byPartition.values()) for (const e of rest) e.settle(null);
-  }
-
-  private async closeSession(ch: NodeChannel): Promise<void> {
-    const terminal = ch.takeTerminal();
-    settleAll(ch.takeRenew(), new ConsumerClosedError());
-    if (ch.session.isNew) {
-      settleAll(terminal, new SessionResetError(`the share session with broker ${ch.nodeId} was reset`));
-      return;
-    }
-    // epoch -1 applies these acknowledgements, then closes the session and releases whatever is left
-    await this.acknowledgeRequest(ch, terminal, false, FINAL_EPOCH);
-  }
+  private readonly ackHost: AcknowledgerHost;
 
   /** Handles a request's top-level error code; false when the request's work is void. */
   private topLevelOk(
@@ -648,17 +575,9 @@ export class ShareConsumer {
   // ---------------------------------------------------------------- membership and metadata
 
   private onAssignment(assignment: ShareTopicPartitions[]): void {
-    const next = new Map<string, TopicIdPartition>();
-    let unknown = false;
-    for (const t of assignment) {
-      const topic = this.topicNames.get(t.topicId);
-      if (topic === undefined) unknown = true;
-      for (const partition of t.partitions)
-        next.set(tpKey(t.topicId, partition), { topicId: t.topicId, topic: topic ?? '', partition });
-    }
-    this.assignment = next;
-    this.log.info({ partitions: next.size }, 'share group assignment');
-    if (unknown) this.metadataStale = true;
+    const { partitions, unknownTopics } = this.dir.setAssignment(assignment);
+    this.log.info({ partitions }, 'share group assignment');
+    if (unknownTopics) this.metadataStale = true;
     if (this.metadataStale) void this.refreshMetadata().then(() => this.kick());
     else {
       this.placePartitions();
@@ -670,13 +589,7 @@ export class ShareConsumer {
     this.refreshing ??= (async () => {
       try {
         this.metadataStale = false;
-        this.applyMetadata(await this.transport.metadata(this.subscription));
-        for (const [key, p] of this.assignment) {
-          if (p.topic === '') {
-            const name = this.topicNames.get(p.topicId);
-            if (name !== undefined) this.assignment.set(key, { ...p, topic: name });
-          }
-        }
+        this.dir.applyMetadata(await this.transport.metadata(this.subscription));
         this.placePartitions();
       } catch (err) {
         this.metadataStale = true;
@@ -689,28 +602,10 @@ export class ShareConsumer {
     return this.refreshing;
   }
 
-  private applyMetadata(topics: Awaited<ReturnType<ShareTransport['metadata']>>): void {
-    for (const t of topics) {
-      if (t.errorCode !== 0) continue;
-      this.topicNames.set(t.topicId, t.name);
-      this.topicIds.set(t.name, t.topicId);
-      for (const p of t.partitions) this.leaders.set(tpKey(t.topicId, p.partition), p.leaderId);
-    }
-  }
-
   /** Gives each leader's session the assigned partitions it leads. */
   private placePartitions(): void {
-    const perNode = new Map<number, TopicIdPartition[]>();
-    for (const [key, p] of this.assignment) {
-      const leader = this.leaders.get(key);
-      if (leader === undefined || leader < 0 || p.topic === '') {
-        this.metadataStale = true;
-        continue;
-      }
-      let list = perNode.get(leader);
-      if (!list) perNode.set(leader, (list = []));
-      list.push(p);
-    }
+    const { perNode, complete } = this.dir.placement();
+    if (!complete) this.metadataStale = true;
     for (const nodeId of perNode.keys()) {
       if (!this.channels.has(nodeId)) {
         this.channels.set(nodeId, new NodeChannel(nodeId));
@@ -732,18 +627,6 @@ export class ShareConsumer {
     return answers.every(Boolean);
   }
 
-  private partitionFor(topic: string, partition: number, key: string): TopicIdPartition {
-    const topicId = key.slice(0, key.lastIndexOf(':'));
-    return this.assignment.get(key) ?? { topicId, topic, partition };
-  }
-
-  private partitionFromKey(key: string): TopicIdPartition | undefined {
-    const i = key.lastIndexOf(':');
-    const topicId = key.slice(0, i);
-    const topic = this.topicNames.get(topicId);
-    return topic === undefined ? undefined : { topicId, topic, partition: Number(key.slice(i + 1)) };
-  }
-
   private fail(err: Error): void {
     if (this.fatal) return;
     this.fatal = err;
@@ -759,54 +642,4 @@ export class ShareConsumer {
     if (this.fatal) throw this.fatal;
     if (this.closed) throw new ConsumerClosedError();
   }
-
-  /** Groups an {@link AckTarget} by tpKey (topic id : partition), in one pass over the records. */
-  private groupTarget(
-    target: AckTarget,
-  ): Map<string, { topic: string; partition: number; offsets: number[] }> {
-    const groups = new Map<string, { topic: string; partition: number; offsets: number[] }>();
-    const groupOf = (topic: string, partition: number, offsetForError: number) => {
-      const topicId = this.topicIds.get(topic);
-      if (topicId === undefined) throw new AckNotAllowedError(topic, partition, [offsetForError]);
-      const key = tpKey(topicId, partition);
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { topic, partition, offsets: [] }));
-      return g;
-    };
-    if ('offsets' in target) {
-      groupOf(target.topic, target.partition, target.offsets[0] ?? -1).offsets.push(...target.offsets);
-    } else {
-      const records: readonly ShareRecord[] = Array.isArray(target) ? target : [target as ShareRecord];
-      let last: { topic: string; partition: number; offsets: number[] } | undefined;
-      for (const r of records) {
-        // records of one fetch come grouped by partition: reuse the group while it matches
-        if (!last || last.topic !== r.topic || last.partition !== r.partition)
-          last = groupOf(r.topic, r.partition, r.offset);
-        last.offsets.push(r.offset);
-      }
-    }
-    return groups;
-  }
-}
-
-function settleAll(entries: readonly AckEntry[], err: SharesinkError | null): void {
-  for (const e of entries) e.settle(err);
-}
-
-function indexEntries(entries: readonly AckEntry[]): Map<string, AckEntry[]> {
-  const m = new Map<string, AckEntry[]>();
-  for (const e of entries) {
-    const key = tpKey(e.tp.topicId, e.tp.partition);
-    let list = m.get(key);
-    if (!list) m.set(key, (list = []));
-    list.push(e);
-  }
-  return m;
-}
-
-function asSharesinkError(err: unknown): SharesinkError {
-  if (err instanceof SharesinkError) return err;
-  return new SharesinkError('SHARESINK_KAFKA_CONNECTION', (err as Error).message ?? String(err), {
-    cause: err,
-  });
 }

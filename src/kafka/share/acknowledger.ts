@@ -1,0 +1,152 @@
+/**
+ * Sending acknowledgements in a ShareAcknowledge request, and closing a share session. The consumer
+ * owns the decisions that affect the whole consumer (top-level errors, lock duration, metadata); this
+ * module builds the request, applies the per-partition answers, and settles every entry exactly once.
+ */
+import { SharesinkError } from '../../errors.js';
+import { KafkaError, KafkaErrorCode } from '../errors.js';
+import { planAcks, type AckEntry, type NodeChannel } from './node-channel.js';
+import { ConsumerClosedError, SessionResetError } from './share-errors.js';
+import { FINAL_EPOCH, tpKey } from './share-session.js';
+import type { ShareTransport } from './transport.js';
+
+export interface AcknowledgerHost {
+  readonly transport: ShareTransport;
+  readonly groupId: string;
+  readonly memberId: string;
+  topicName(topicId: string): string | undefined;
+  /** Handles a top-level error code of a request on `ch`; false when the request's work is void. */
+  topLevelOk(
+    ch: NodeChannel,
+    code: number,
+    message: string | null,
+    api: string,
+    entries: AckEntry[],
+  ): boolean;
+  onLockTimeout(ms: number): void;
+  onMetadataStale(): void;
+}
+
+/** Partition errors that mean our view of leaders or topics is out of date. */
+export const METADATA_ERRORS: ReadonlySet<number> = new Set([
+  KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+  KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+  KafkaErrorCode.UNKNOWN_TOPIC_ID,
+  KafkaErrorCode.KAFKA_STORAGE_ERROR,
+]);
+
+const resetError = (ch: NodeChannel) =>
+  new SessionResetError(`the share session with broker ${ch.nodeId} was reset`);
+
+/** Sends what `ch` has pending: terminal acknowledgements, then renewals (IsRenewAck), each in its own request. */
+export async function sendAcks(host: AcknowledgerHost, ch: NodeChannel): Promise<void> {
+  const terminal = ch.takeTerminal();
+  const renew = ch.takeRenew();
+  if (ch.session.isNew) {
+    settleAll(terminal, resetError(ch));
+    settleAll(renew, resetError(ch));
+    return;
+  }
+  if (terminal.length > 0) await acknowledgeRequest(host, ch, terminal, false, ch.session.epoch);
+  // the terminal request may have reset the session; renewals cannot open a new one
+  if (renew.length === 0) return;
+  if (ch.session.isNew) settleAll(renew, resetError(ch));
+  else await acknowledgeRequest(host, ch, renew, true, ch.session.epoch);
+}
+
+/** Applies the final acknowledgements and closes the session (epoch -1): the broker releases the rest. */
+export async function closeSession(host: AcknowledgerHost, ch: NodeChannel): Promise<void> {
+  const terminal = ch.takeTerminal();
+  settleAll(ch.takeRenew(), new ConsumerClosedError());
+  if (ch.session.isNew) {
+    settleAll(terminal, resetError(ch));
+    return;
+  }
+  await acknowledgeRequest(host, ch, terminal, false, FINAL_EPOCH);
+}
+
+async function acknowledgeRequest(
+  host: AcknowledgerHost,
+  ch: NodeChannel,
+  entries: AckEntry[],
+  isRenew: boolean,
+  epoch: number,
+): Promise<void> {
+  const plan = planAcks(entries);
+  let res;
+  try {
+    res = await host.transport.shareAcknowledge(ch.nodeId, {
+      groupId: host.groupId,
+      memberId: host.memberId,
+      shareSessionEpoch: epoch,
+      isRenewAck: isRenew,
+      topics: [...plan].map(([topicId, parts]) => ({
+        topicId,
+        partitions: [...parts].map(([partitionIndex, acknowledgementBatches]) => ({
+          partitionIndex,
+          acknowledgementBatches,
+        })),
+      })),
+    });
+  } catch (err) {
+    ch.session.reset();
+    settleAll(entries, asSharesinkError(err));
+    return;
+  }
+  if (epoch === FINAL_EPOCH) {
+    ch.session.reset();
+    if (res.errorCode !== 0) {
+      settleAll(
+        entries,
+        new KafkaError(res.errorCode, { api: 'ShareAcknowledge', brokerMessage: res.errorMessage }),
+      );
+      return;
+    }
+  } else if (!host.topLevelOk(ch, res.errorCode, res.errorMessage, 'ShareAcknowledge', entries)) {
+    return;
+  } else {
+    ch.session.advance();
+  }
+  if (res.acquisitionLockTimeoutMs > 0) host.onLockTimeout(res.acquisitionLockTimeoutMs);
+  const byPartition = indexEntries(entries);
+  for (const topic of res.responses) {
+    for (const p of topic.partitions) {
+      const key = tpKey(topic.topicId, p.partitionIndex);
+      const err =
+        p.errorCode === 0
+          ? null
+          : new KafkaError(p.errorCode, {
+              api: 'ShareAcknowledge',
+              brokerMessage: p.errorMessage,
+              subject: `${host.topicName(topic.topicId) ?? topic.topicId}-${p.partitionIndex}`,
+            });
+      if (err && METADATA_ERRORS.has(p.errorCode)) host.onMetadataStale();
+      for (const e of byPartition.get(key) ?? []) e.settle(err);
+      byPartition.delete(key);
+    }
+  }
+  // partitions the broker did not mention: nothing contradicts the request's success
+  for (const rest of byPartition.values()) settleAll(rest, null);
+}
+
+export function settleAll(entries: readonly AckEntry[], err: SharesinkError | null): void {
+  for (const e of entries) e.settle(err);
+}
+
+export function indexEntries(entries: readonly AckEntry[]): Map<string, AckEntry[]> {
+  const m = new Map<string, AckEntry[]>();
+  for (const e of entries) {
+    const key = tpKey(e.tp.topicId, e.tp.partition);
+    let list = m.get(key);
+    if (!list) m.set(key, (list = []));
+    list.push(e);
+  }
+  return m;
+}
+
+export function asSharesinkError(err: unknown): SharesinkError {
+  if (err instanceof SharesinkError) return err;
+  return new SharesinkError('SHARESINK_KAFKA_CONNECTION', (err as Error).message ?? String(err), {
+    cause: err,
+  });
+}
