@@ -126,7 +126,7 @@ export class ShareTaskRunner {
         await sleep(wait);
         continue;
       }
-      const acquiredAt = Date.now();
+      const acquiredAt = this.o.supervisor.now();
       const records = await this.o.consumer.poll({ maxWaitMs: 1000 });
       if (records.length === 0) continue;
       const lock = this.o.consumer.acquisitionLockTimeoutMs;
@@ -218,7 +218,7 @@ export class ShareTaskRunner {
       sendRenew: ({ batchId }) => {
         const work = this.batches.get(batchId);
         if (!work) return;
-        const sentAt = Date.now();
+        const sentAt = this.o.supervisor.now();
         let results;
         try {
           results = this.o.consumer.acknowledge(work.records, 'renew');
@@ -265,13 +265,15 @@ export class ShareTaskRunner {
   private async putRetryingInPlace(work: BatchWork, signal: AbortSignal): Promise<PutResult> {
     const backoff = new RetryBackoff(100, this.o.retryDelayMaxMs ?? 60_000);
     const retryUntil =
-      (this.o.retryTimeoutMs ?? 0) > 0 ? Date.now() + this.o.retryTimeoutMs! : Number.POSITIVE_INFINITY;
+      (this.o.retryTimeoutMs ?? 0) > 0
+        ? this.o.supervisor.now() + this.o.retryTimeoutMs!
+        : Number.POSITIVE_INFINITY;
     for (let failures = 0; ; failures++) {
       const result = await this.o.pool.put(this.o.poolTask, toRawRecords(work.records), { signal });
       this.counters.onPut(result);
       if (result.kind !== 'retriable' || !this.running || signal.aborted) return result;
       // RELEASE instead: the batch goes back to the broker and is redelivered with delivery count + 1
-      if (this.o.retriableAction === 'release' || Date.now() >= retryUntil) return result;
+      if (this.o.retriableAction === 'release' || this.o.supervisor.now() >= retryUntil) return result;
       const delayMs = backoff.failed(result.backoffMs);
       this.backoff.failed(result.backoffMs); // new batches would fail alike: fetch less often too
       this.log[failures === 0 ? 'info' : 'debug'](
@@ -341,8 +343,9 @@ export class ShareTaskRunner {
     }
     void consumer.commit();
     const results = (await Promise.all(pending)).flat();
-    const failed = results.find((r) => r.error !== null);
-    return failed?.error ? failed.error.code : null;
+    const failed = results.find((r) => r.error !== null)?.error;
+    // the Kafka error name (e.g. INVALID_RECORD_STATE) says more than our generic code
+    return failed ? ((failed as { kafkaName?: string }).kafkaName ?? failed.code) : null;
   }
 }
 
