@@ -262,6 +262,41 @@ function decodeDecompressed(h: BatchHeader, plain: Buffer): RecordBatch {
 }
 
 /**
+ * The decoding walk shared by the async and sync entry points: it yields each compressed batch's header
+ * and resumes with the decompressed bytes, so only the decompression differs between the two.
+ */
+function* decodeSteps(
+  buf: Buffer,
+  options: DecodeRecordsOptions,
+): Generator<BatchHeader, DecodedRecords, Buffer> {
+  const verifyCrc = options.verifyCrc ?? true;
+  const includeControl = options.includeControl ?? false;
+  const batches: RecordBatch[] = [];
+  let controlBatchesSkipped = 0;
+  let pos = 0;
+  for (;;) {
+    const h = readBatchHeader(buf, pos, verifyCrc);
+    if (h === undefined) break;
+    pos = h.end;
+    if ((h.attributes & CONTROL_MASK) !== 0 && !includeControl) {
+      controlBatchesSkipped++;
+      continue;
+    }
+    if ((h.attributes & COMPRESSION_MASK) === 0) batches.push(decodeUncompressed(h, buf));
+    else batches.push(decodeDecompressed(h, yield h));
+  }
+  return { batches, bytesUsed: pos, truncated: pos < buf.length, controlBatchesSkipped };
+}
+
+/** A missing codec package is a setup problem, not a corrupt batch: let it through unchanged. */
+function asDecompressError(h: BatchHeader, err: unknown): unknown {
+  if (err instanceof KafkaProtocolError && err.code === 'SHARESINK_PROTOCOL_CODEC_UNAVAILABLE') return err;
+  return corrupt(h, err);
+}
+
+const payload = (h: BatchHeader, buf: Buffer): Buffer => buf.subarray(h.start + HEADER_SIZE, h.end);
+
+/**
  * Decodes every complete batch in `buf`. Compressed batches are decompressed off the main thread where the
  * codec allows (gzip, snappy, lz4); uncompressed batches are decoded without awaiting anything.
  */
@@ -269,64 +304,32 @@ export async function decodeRecordBatches(
   buf: Buffer,
   options: DecodeRecordsOptions = {},
 ): Promise<DecodedRecords> {
-  const verifyCrc = options.verifyCrc ?? true;
-  const includeControl = options.includeControl ?? false;
-  const batches: RecordBatch[] = [];
-  let controlBatchesSkipped = 0;
-  let pos = 0;
-  for (;;) {
-    const h = readBatchHeader(buf, pos, verifyCrc);
-    if (h === undefined) break;
-    pos = h.end;
-    if ((h.attributes & CONTROL_MASK) !== 0 && !includeControl) {
-      controlBatchesSkipped++;
-      continue;
-    }
-    const codec = h.attributes & COMPRESSION_MASK;
-    if (codec === 0) {
-      batches.push(decodeUncompressed(h, buf));
-      continue;
-    }
+  const steps = decodeSteps(buf, options);
+  for (let step = steps.next(); ;) {
+    if (step.done) return step.value;
+    const h = step.value;
     let plain: Buffer;
     try {
-      plain = await decompress(codec, buf.subarray(h.start + HEADER_SIZE, h.end));
+      plain = await decompress(h.attributes & COMPRESSION_MASK, payload(h, buf));
     } catch (err) {
-      if (err instanceof KafkaProtocolError && err.code === 'SHARESINK_PROTOCOL_CODEC_UNAVAILABLE') throw err;
-      throw corrupt(h, err);
+      throw asDecompressError(h, err);
     }
-    batches.push(decodeDecompressed(h, plain));
+    step = steps.next(plain);
   }
-  return { batches, bytesUsed: pos, truncated: pos < buf.length, controlBatchesSkipped };
 }
 
 /** {@link decodeRecordBatches}, decompressing synchronously on the calling thread. */
 export function decodeRecordBatchesSync(buf: Buffer, options: DecodeRecordsOptions = {}): DecodedRecords {
-  const verifyCrc = options.verifyCrc ?? true;
-  const includeControl = options.includeControl ?? false;
-  const batches: RecordBatch[] = [];
-  let controlBatchesSkipped = 0;
-  let pos = 0;
-  for (;;) {
-    const h = readBatchHeader(buf, pos, verifyCrc);
-    if (h === undefined) break;
-    pos = h.end;
-    if ((h.attributes & CONTROL_MASK) !== 0 && !includeControl) {
-      controlBatchesSkipped++;
-      continue;
-    }
-    const codec = h.attributes & COMPRESSION_MASK;
-    if (codec === 0) {
-      batches.push(decodeUncompressed(h, buf));
-      continue;
-    }
+  const steps = decodeSteps(buf, options);
+  for (let step = steps.next(); ;) {
+    if (step.done) return step.value;
+    const h = step.value;
     let plain: Buffer;
     try {
-      plain = decompressSync(codec, buf.subarray(h.start + HEADER_SIZE, h.end));
+      plain = decompressSync(h.attributes & COMPRESSION_MASK, payload(h, buf));
     } catch (err) {
-      if (err instanceof KafkaProtocolError && err.code === 'SHARESINK_PROTOCOL_CODEC_UNAVAILABLE') throw err;
-      throw corrupt(h, err);
+      throw asDecompressError(h, err);
     }
-    batches.push(decodeDecompressed(h, plain));
+    step = steps.next(plain);
   }
-  return { batches, bytesUsed: pos, truncated: pos < buf.length, controlBatchesSkipped };
 }
