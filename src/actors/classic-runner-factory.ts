@@ -38,6 +38,7 @@ export function createClassicRunner(
     poolTask: common.poolTask,
     logger: common.logger.child({ task: common.taskId }),
     errors: config.errors,
+    errorsLog: { enable: config.errors.logEnable, includeMessages: config.errors.logIncludeMessages },
     maxInFlightBatches: config.maxInFlightBatches,
     shutdownGraceMs: common.shutdownGraceMs,
     onFailure: common.onFailure,

@@ -10,6 +10,7 @@
  * that is how a released batch (shutdown) comes back.
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
+import { logFailedRecords, type ErrorLogOptions } from './error-log.js';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
@@ -69,6 +70,8 @@ export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'lo
   readonly maxInFlightBatches?: number;
   /** How long stop() lets running puts finish before it aborts them (uncommitted). Default 5000. */
   readonly shutdownGraceMs?: number;
+  /** `errors.log.enable` / `errors.log.include.messages`. */
+  readonly errorsLog?: ErrorLogOptions;
   /** Called once when the task fails. */
   readonly onFailure?: (error: Error) => void;
   /** XState inspection hook for the batch actors (e.g. a TransitionCounter's `inspect`). */
@@ -383,6 +386,15 @@ export class ClassicTaskRunner {
 
   private async deadLetter(work: BatchWork, indexes: readonly number[]): Promise<void> {
     this.counters.skipped += indexes.length;
+    const why = batchReason(work.lastPut);
+    logFailedRecords(
+      this.log,
+      this.o.errorsLog,
+      work.id,
+      work.records,
+      indexes,
+      (i) => (work.reasons.get(i) ?? why).message,
+    );
     if (this.dlq === undefined) {
       this.log.warn({ batchId: work.id, records: indexes.length }, 'errors.tolerance=all: records skipped');
       return;

@@ -234,6 +234,7 @@ export class ConnectorRuntime {
       maxInFlightBatches: c.maxInFlightBatches,
       lockRenewal: c.lockRenewal,
       retriableAction: c.retriableAction,
+      errorsLog: { enable: c.errors.logEnable, includeMessages: c.errors.logIncludeMessages },
       retryTimeoutMs: c.errors.retryTimeoutMs,
     });
   }

@@ -25,6 +25,7 @@ import type { PutResult } from '../pool/protocol.js';
 import type { LockSupervisor } from './supervisor.js';
 import { TaskCounters } from './task-counters.js';
 import { RetryBackoff } from './retry-backoff.js';
+import { logFailedRecords, type ErrorLogOptions } from './error-log.js';
 
 export interface ShareTaskRunnerOptions {
   readonly connector: string;
@@ -51,6 +52,8 @@ export interface ShareTaskRunnerOptions {
   readonly lockRenewal?: 'auto' | 'off';
   /** XState inspection hook for the batch actors (e.g. a TransitionCounter's `inspect`). */
   readonly inspect?: (event: InspectionEvent) => void;
+  /** `errors.log.enable` / `errors.log.include.messages`. */
+  readonly errorsLog?: ErrorLogOptions;
   /** Called once when the task fails (errors.tolerance=none and a fatal error). */
   readonly onFailure?: (error: Error) => void;
 }
@@ -171,10 +174,31 @@ export class ShareTaskRunner {
       { batchId: work.id, records: work.records.length, disposition: d.kind, ackError: output.ackError },
       'batch done',
     );
+    if (d.kind === 'reject' || d.kind === 'partial') this.logRejected(work, d);
     if (d.kind === 'reject' && d.reason === 'fatal' && (this.o.errorsTolerance ?? 'none') === 'none') {
       const message = work.lastPut && 'message' in work.lastPut ? work.lastPut.message : 'put failed';
       this.fail(new Error(`task failed: ${message} (errors.tolerance=none; the batch was rejected)`));
     }
+  }
+
+  private logRejected(
+    work: BatchWork,
+    d: Extract<BatchOutput['disposition'], { kind: 'reject' | 'partial' }>,
+  ): void {
+    const put = work.lastPut;
+    const perRecord = new Map<number, string>();
+    for (const f of put?.converterFailures ?? []) perRecord.set(f.index, f.message);
+    if (put?.kind === 'perRecord') for (const r of put.rejected) perRecord.set(r.index, r.message);
+    const whole = put && 'message' in put ? put.message : d.kind === 'reject' ? d.reason : 'rejected';
+    const indexes = d.kind === 'partial' ? d.rejectedOffsets : work.records.map((_, i) => i);
+    logFailedRecords(
+      this.log,
+      this.o.errorsLog,
+      work.id,
+      work.records,
+      indexes,
+      (i) => perRecord.get(i) ?? whole,
+    );
   }
 
   private fail(err: Error): void {
