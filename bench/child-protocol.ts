@@ -29,6 +29,8 @@ export interface WorkerRunSpec {
   readonly fallbackMaxPollRecords?: number;
   readonly measure: Measure;
   readonly timeoutMs: number;
+  /** Write a V8 CPU profile of the main thread, steady part only (first record done → end), here. */
+  readonly profileDir?: string;
 }
 
 export interface PgBareSpec {

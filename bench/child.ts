@@ -5,6 +5,9 @@
  * Worker runs use the real runtime (compiled configs → Worker → task runners → PutPool → connector).
  * Classic mode falls back to a bare kafkajs consumer while the classic runner is not wired, and says so.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { pino } from 'pino';
 import { Worker } from '../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../src/config/index.js';
@@ -37,13 +40,13 @@ function sample(p: Progress): Sample {
   return { at: performance.now(), done: p.done(), cpuUs: cpuUs() };
 }
 
-/** Waits until `until` holds, polling every 5 ms; false on timeout. Tracks the RSS peak meanwhile. */
+/** Waits until `until` holds, polling every 10 ms; false on timeout. Tracks the RSS peak meanwhile. */
 async function waitFor(until: () => boolean, deadline: number, rss: { peak: number }): Promise<boolean> {
   let n = 0;
   while (!until()) {
     if (performance.now() > deadline) return false;
-    await sleep(5);
-    if (++n % 20 === 0) rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
+    await sleep(10);
+    if (++n % 10 === 0) rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
   }
   return true;
 }
@@ -72,6 +75,7 @@ async function measure(
   const rss = { peak: process.memoryUsage.rss() };
   if (!(await waitFor(() => p.done() > 0, deadline, rss))) throw new Error(`${spec.label}: no record done`);
   const first = sample(p);
+  const profiler = spec.profileDir === undefined ? undefined : await startProfiler();
   const m = spec.measure;
   let from: Sample;
   let to: Sample;
@@ -86,6 +90,7 @@ async function measure(
     await waitFor(() => false, from.at + m.windowMs, rss);
     to = sample(p);
   }
+  if (profiler) await stopProfiler(profiler, spec.profileDir!);
   rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
   const records = to.done - from.done;
   const windowMs = to.at - from.at;
@@ -102,6 +107,22 @@ async function measure(
     rssAfterStartMb: rssAfterStart / MB,
     peakRssMb: Math.max(rss.peak, process.resourceUsage().maxRSS * 1024) / MB,
   };
+}
+
+async function startProfiler(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return session;
+}
+
+/** Named like --cpu-prof's files (thread id 0 = main thread) so bench/profile.ts reads it the same way. */
+async function stopProfiler(session: Session, dir: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  writeFileSync(path.join(dir, `CPU.steady.main.${process.pid}.0.001.cpuprofile`), JSON.stringify(profile));
 }
 
 async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {

@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
@@ -248,4 +249,42 @@ export function ratio(a: number | undefined | null, b: number | undefined | null
   if (a === undefined || a === null || b === undefined || b === null || !(b > 0) || !Number.isFinite(a))
     return null;
   return round(a / b, 3);
+}
+
+/** CPU busy time of the whole machine over `sampleMs`, in cores (Linux /proc/stat; undefined elsewhere). */
+export async function machineBusyCores(sampleMs = 500): Promise<number | undefined> {
+  const read = (): { busy: number; total: number } | undefined => {
+    try {
+      const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+      const f = line.trim().split(/\s+/).slice(1).map(Number);
+      const idle = (f[3] ?? 0) + (f[4] ?? 0);
+      const total = f.slice(0, 8).reduce((s, v) => s + v, 0);
+      return { busy: total - idle, total };
+    } catch {
+      return undefined;
+    }
+  };
+  const a = read();
+  await sleep(sampleMs);
+  const b = read();
+  if (!a || !b || b.total === a.total) return undefined;
+  return ((b.busy - a.busy) / (b.total - a.total)) * os.cpus().length;
+}
+
+/**
+ * Waits (at most `maxWaitMs`) until the machine is quiet: less than `maxBusyCores` busy over half a
+ * second. Other work on a 2-core machine changes every number; this keeps the worst of it out and
+ * reports what it saw.
+ */
+export async function waitForQuiet(
+  maxWaitMs: number,
+  maxBusyCores: number,
+): Promise<{ busyCores: number | undefined; waitedMs: number }> {
+  const started = performance.now();
+  for (;;) {
+    const busy = await machineBusyCores(500);
+    const waitedMs = Math.round(performance.now() - started);
+    if (busy === undefined || busy <= maxBusyCores || waitedMs >= maxWaitMs)
+      return { busyCores: busy === undefined ? undefined : Math.round(busy * 100) / 100, waitedMs };
+  }
 }

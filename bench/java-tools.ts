@@ -19,6 +19,9 @@ export interface ProduceResult {
   readonly recordsPerSec: number;
   readonly mbPerSec: number;
   readonly avgLatencyMs: number;
+  /** The producer's own send latency (send() to acknowledgement) percentiles. */
+  readonly p50Ms: number | undefined;
+  readonly p99Ms: number | undefined;
   readonly wallMs: number;
 }
 
@@ -54,11 +57,14 @@ export async function producerPerformance(o: {
     last,
   );
   if (!m) throw new Error(`cannot read ProducerPerformance output:\n${r.stdout}`);
+  const pct = /(\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th/.exec(last);
   return {
     records: Number(m[1]),
     recordsPerSec: Number(m[2]),
     mbPerSec: Number(m[3]),
     avgLatencyMs: Number(m[4]),
+    p50Ms: pct ? Number(pct[1]) : undefined,
+    p99Ms: pct ? Number(pct[3]) : undefined,
     wallMs: r.wallMs,
   };
 }

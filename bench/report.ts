@@ -29,6 +29,17 @@ export function renderMarkdown(r: BenchResults): string {
       `sharesink ${v.sharesink.gitSha.slice(0, 10)}${v.sharesink.dirtySrc.length > 0 ? ` (+${v.sharesink.dirtySrc.length} uncommitted src files)` : ''} · ` +
       `${String(r.machine.cpus)} CPUs (${String(r.machine.cpuModel)}) · load ${r.loadAverage.start.join('/')} → ${r.loadAverage.end.join('/')}`,
   );
+  const busy = r.quiet.map((q) => q.busyCores).filter((b): b is number => b !== undefined);
+  if (busy.length > 0) {
+    const sorted = [...busy].sort((a, b) => a - b);
+    const noisy = busy.filter((b) => b > 0.5).length;
+    const waited = r.quiet.reduce((t, q) => t + q.waitedMs, 0);
+    out.push('');
+    out.push(
+      `Machine CPU busy just before the ${busy.length} measurements (other processes included): median ${sorted[sorted.length >> 1]!.toFixed(2)} cores, ` +
+        `max ${sorted[sorted.length - 1]!.toFixed(2)}; ${noisy} started above 0.5 cores; ${(waited / 1000).toFixed(0)} s spent waiting for quiet.`,
+    );
+  }
   out.push('');
   out.push('## Ratios (same run)');
   out.push('');
@@ -160,7 +171,10 @@ export function renderMarkdown(r: BenchResults): string {
       );
     }
     out.push('');
-    out.push(`Maximum rate basis: ${s.e2e[0]!.maxRateBasis}.`);
+    out.push(
+      `Maximum rate basis: ${s.e2e[0]!.maxRateBasis}. The run with the lowest p99 of the repeats is shown. The producer's own latency (send to ack) ` +
+        'shows when the broker itself was slow: then every consumer sees it.',
+    );
   }
 
   if (r.profile) {

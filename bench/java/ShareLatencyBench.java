@@ -35,6 +35,7 @@ public class ShareLatencyBench {
         AtomicLong polls = new AtomicLong();
         AtomicLong pollNanos = new AtomicLong();
         AtomicLong firstAt = new AtomicLong();
+        long startedAt = System.nanoTime();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicBoolean inWindow = new AtomicBoolean(false);
         List<long[]> latencies = new ArrayList<>();
@@ -47,6 +48,9 @@ public class ShareLatencyBench {
             p.put("client.id", "share-latency-bench-" + i);
             p.put("share.acknowledgement.mode", "explicit");
             p.put("max.poll.records", String.valueOf(maxPoll));
+            // as ShareConsumerPerformance (--fetch-size) and sharesink's ShareConsumer: the broker's work per
+            // ShareFetch grows with MaxBytes when a backlog waits (the client default is 50 MiB)
+            p.put("fetch.max.bytes", "1048576");
             KafkaShareConsumer<byte[], byte[]> c =
                 new KafkaShareConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             consumers.add(c);
@@ -111,9 +115,10 @@ public class ShareLatencyBench {
         double seconds = (t1 - t0) / 1e9;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         System.out.printf("RESULT records=%d seconds=%.3f recordsPerSec=%.1f polls=%d meanPollMs=%.2f "
-                + "samples=%d p50=%d p90=%d p99=%d max=%d%n",
+                + "samples=%d p50=%d p90=%d p99=%d max=%d firstRecordMs=%d%n",
             d1 - d0, seconds, (d1 - d0) / seconds, p1 - p0, p1 > p0 ? (n1 - n0) / 1e6 / (p1 - p0) : 0.0,
-            all.length, pct(all, 50), pct(all, 90), pct(all, 99), all.length == 0 ? -1 : all[all.length - 1]);
+            all.length, pct(all, 50), pct(all, 90), pct(all, 99), all.length == 0 ? -1 : all[all.length - 1],
+            (firstAt.get() - startedAt) / 1_000_000);
         for (KafkaShareConsumer<byte[], byte[]> c : consumers) c.close(Duration.ofSeconds(5));
     }
 
