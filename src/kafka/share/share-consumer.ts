@@ -598,7 +598,8 @@ export class ShareConsumer {
       try {
         this.metadataStale = false;
         this.dir.applyMetadata(await this.transport.metadata(this.subscription));
-        this.placePartitions();
+        // a partition without a leader (election under way) would otherwise be asked about in a tight loop
+        if (!this.placePartitions()) await new Promise((r) => setTimeout(r, 200));
       } catch (err) {
         this.metadataStale = true;
         this.log.warn({ err: (err as Error).message }, 'metadata refresh failed');
@@ -610,8 +611,8 @@ export class ShareConsumer {
     return this.refreshing;
   }
 
-  /** Gives each leader's session the assigned partitions it leads. */
-  private placePartitions(): void {
+  /** Gives each leader's session the assigned partitions it leads; false when some have no leader yet. */
+  private placePartitions(): boolean {
     const { perNode, complete } = this.dir.placement();
     if (!complete) this.metadataStale = true;
     for (const nodeId of perNode.keys()) {
@@ -624,6 +625,7 @@ export class ShareConsumer {
       }
     }
     for (const [nodeId, ch] of this.channels) ch.session.setWanted(perNode.get(nodeId) ?? []);
+    return complete;
   }
 
   /** True when acknowledging RENEW can work with the leader of every assigned partition (Kafka ≥ 4.2). */
