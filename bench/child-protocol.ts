@@ -57,6 +57,8 @@ export interface ChildResult {
   readonly steadyRecordsPerSec: number | undefined;
   /** From start() to the first record done (pool threads, join, assignment, first fetch). */
   readonly firstRecordMs: number | undefined;
+  /** How long Worker.start() took (connectors and tasks started, members joined; not yet assigned). */
+  readonly startMs?: number | undefined;
   readonly windowMs: number;
   /** Process CPU (user + system, every thread) per record inside the steady part. */
   readonly cpuUsPerRecord: number;

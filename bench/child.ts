@@ -160,6 +160,7 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
       return runKafkajsClassic(spec, 'the classic task runner is not wired yet (SHARESINK_NOT_IMPLEMENTED)');
     throw err;
   }
+  const startMs = performance.now() - t0;
   const rssAfterStart = process.memoryUsage.rss();
   const progress: Progress = {
     done: () => w.summary().connectors[0]!.counters.accepted,
@@ -183,6 +184,7 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
     label: spec.label,
     via: 'worker',
     ...m,
+    startMs,
     avgRecordsPerPut: counters.puts ? (counters.recordsAcquired ?? 0) / counters.puts : undefined,
     stopMs,
     counters,

@@ -32,8 +32,9 @@ function throughputs(r: BenchResults): Map<string, number> {
   for (const c of s.runtimeCost)
     m.set(`cpu µs/record ${c.mode} p=${String(c.partitions)}`, Number(c.cpuUsPerRecord));
   for (const e of s.e2e) {
-    m.set(`e2e ${e.mode} p50 ms`, e.p50Ms);
-    m.set(`e2e ${e.mode} p99 ms`, e.p99Ms);
+    const at = `${Math.round((e.fraction ?? 0.5) * 100)}%`;
+    m.set(`e2e ${e.mode} at ${at} p50 ms`, e.p50Ms);
+    m.set(`e2e ${e.mode} at ${at} p99 ms`, e.p99Ms);
   }
   return m;
 }

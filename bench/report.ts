@@ -158,15 +158,16 @@ export function renderMarkdown(r: BenchResults): string {
 
   if (s.e2e.length > 0) {
     out.push('');
-    out.push('## 6. End-to-end latency at 50% of the measured maximum rate (CreateTime → put)');
+    out.push('## 6. End-to-end latency at a fixed rate (CreateTime → put; Java: → poll() return)');
     out.push('');
     out.push(
-      '| mode | via | target rate | produced rate | samples | p50 | p90 | p99 | max | CLI CPU cores | CLI peak RSS |',
+      '| rate | mode | via | target rate | produced rate | samples | p50 | p90 | p99 (all repeats) | max | producer p50 / p99 | process CPU cores | process peak RSS |',
     );
-    out.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const e of s.e2e) {
       out.push(
-        `| ${e.mode} | ${e.via} | ${n(e.targetRecordsPerSec)}/s | ${n(e.producedRecordsPerSec)}/s | ${n(e.samples)} | ${e.p50Ms} ms | ${e.p90Ms} ms | ${e.p99Ms} ms | ${e.maxMs} ms | ` +
+        `| ${Math.round(e.fraction * 100)}% of max | ${e.mode} | ${e.via} | ${n(e.targetRecordsPerSec)}/s | ${n(e.producedRecordsPerSec)}/s | ${n(e.samples)} | ${e.p50Ms} ms | ${e.p90Ms} ms | ` +
+          `${e.p99Ms} ms (${e.p99Samples.join(', ')}) | ${e.maxMs} ms | ${e.producerP50Ms ?? '–'} / ${e.producerP99Ms ?? '–'} ms | ` +
           `${n(e.processCpuCores, 2)} | ${n(e.processPeakRssMb)} MB |`,
       );
     }

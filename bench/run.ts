@@ -68,7 +68,12 @@ interface Plan {
     readonly windowMs: number;
   };
   readonly pgRows: number;
-  readonly e2e: { readonly seconds: number; readonly warmupSeconds: number };
+  readonly e2e: {
+    readonly seconds: number;
+    readonly warmupSeconds: number;
+    /** Fractions of the maximum rate to produce at; the first one is repeated plan.repeats times. */
+    readonly fractions: readonly number[];
+  };
   /** Total time the run may spend waiting for a quiet machine before measurements (see waitForQuiet). */
   readonly quietBudgetMs: number;
   /** Runs of each drain measurement behind a headline ratio (the best counts). */
@@ -90,7 +95,7 @@ const SHORT: Plan = {
     windowMs: 4000,
   },
   pgRows: 50_000,
-  e2e: { seconds: 10, warmupSeconds: 2 },
+  e2e: { seconds: 10, warmupSeconds: 2, fractions: [0.5, 0.25] },
   quietBudgetMs: 60_000,
   repeats: 2,
 };
@@ -110,7 +115,7 @@ const FULL: Plan = {
     windowMs: 10_000,
   },
   pgRows: 200_000,
-  e2e: { seconds: 30, warmupSeconds: 5 },
+  e2e: { seconds: 30, warmupSeconds: 5, fractions: [0.5, 0.25] },
   quietBudgetMs: 600_000,
   repeats: 3,
 };
@@ -138,7 +143,7 @@ function scalePlan(p: Plan, k: number): Plan {
       windowMs: Math.max(1000, Math.round(p.latency.windowMs * k)),
     },
     pgRows: c(p.pgRows),
-    e2e: { seconds: Math.max(3, Math.round(p.e2e.seconds * k)), warmupSeconds: 1 },
+    e2e: { ...p.e2e, seconds: Math.max(3, Math.round(p.e2e.seconds * k)), warmupSeconds: 1 },
   };
 }
 
@@ -184,6 +189,8 @@ interface LatencyRow {
 interface E2eResult {
   readonly via: string;
   readonly mode: 'share' | 'classic' | 'java-share';
+  /** Target rate as a fraction of the maximum rate (0.5 is the headline). */
+  readonly fraction: number;
   readonly maxRateBasis: string;
   readonly maxRecordsPerSec: number;
   readonly targetRecordsPerSec: number;
@@ -738,53 +745,60 @@ async function main(): Promise<void> {
             : 'no drain measured in this run (scenario 2 skipped): assumed 20000/s';
       const keepLowest = (e: E2eResult | undefined) => {
         if (!e) return;
-        const row = results.scenarios.e2e.find((x) => x.mode === e.mode);
-        if (!row) {
+        const rows = results.scenarios.e2e;
+        const i = rows.findIndex((x) => x.mode === e.mode && x.fraction === e.fraction);
+        if (i < 0) {
           e.p99Samples.push(e.p99Ms);
-          results.scenarios.e2e.push(e);
+          rows.push(e);
           return;
         }
-        row.p99Samples.push(e.p99Ms);
-        if (e.p99Ms < row.p99Ms)
-          results.scenarios.e2e[results.scenarios.e2e.indexOf(row)] = { ...e, p99Samples: row.p99Samples };
+        rows[i]!.p99Samples.push(e.p99Ms);
+        if (e.p99Ms < rows[i]!.p99Ms) rows[i] = { ...e, p99Samples: rows[i]!.p99Samples };
       };
-      const ours = async (rep: number) =>
+      const ours = async (rep: number, fraction: number) =>
         keepLowest(
-          await measured(`end-to-end latency (share, CLI standalone) #${rep + 1}`, () =>
+          await measured(`end-to-end latency at ${fraction * 100}% (share, CLI standalone) #${rep + 1}`, () =>
             endToEnd({
               brokers,
               plan,
+              fraction,
               mode: 'share',
-              topic: topicName(`e2e-share-${rep}`),
+              topic: topicName(`e2e-share-${fraction * 100}-${rep}`),
               createdTopics,
               maxRate,
               basis,
             }),
           ),
         );
-      const java = async (rep: number) => {
+      const java = async (rep: number, fraction: number) => {
         if (!javaPeer) return;
         keepLowest(
-          await measured(`end-to-end latency (Java KafkaShareConsumer) #${rep + 1}`, () =>
-            javaEndToEnd({
-              brokers,
-              plan,
-              classesDir: javaPeer!,
-              topic: topicName(`e2e-java-${rep}`),
-              createdTopics,
-              maxRate,
-              basis,
-            }),
+          await measured(
+            `end-to-end latency at ${fraction * 100}% (Java KafkaShareConsumer) #${rep + 1}`,
+            () =>
+              javaEndToEnd({
+                brokers,
+                plan,
+                fraction,
+                classesDir: javaPeer!,
+                topic: topicName(`e2e-java-${fraction * 100}-${rep}`),
+                createdTopics,
+                maxRate,
+                basis,
+              }),
           ),
         );
       };
-      for (let rep = 0; rep < plan.repeats; rep++) {
-        if (rep % 2 === 0) {
-          await ours(rep);
-          await java(rep);
-        } else {
-          await java(rep);
-          await ours(rep);
+      for (const [f, fraction] of plan.e2e.fractions.entries()) {
+        const repeats = f === 0 ? plan.repeats : 1;
+        for (let rep = 0; rep < repeats; rep++) {
+          if (rep % 2 === 0) {
+            await ours(rep, fraction);
+            await java(rep, fraction);
+          } else {
+            await java(rep, fraction);
+            await ours(rep, fraction);
+          }
         }
       }
     }
@@ -840,6 +854,7 @@ async function main(): Promise<void> {
 async function endToEnd(o: {
   brokers: string;
   plan: Plan;
+  fraction: number;
   mode: 'share' | 'classic';
   topic: string;
   createdTopics: string[];
@@ -919,7 +934,7 @@ async function endToEnd(o: {
     }
     // the share assignment follows the join in a heartbeat (1 s on this broker)
     await sleep(1500);
-    const target = Math.max(1000, Math.round(o.maxRate * 0.5));
+    const target = Math.max(1000, Math.round(o.maxRate * o.fraction));
     const produced = target * plan.e2e.seconds;
     const cpuBefore = procCpuSeconds(cli.pid!);
     const t0 = Date.now();
@@ -955,6 +970,7 @@ async function endToEnd(o: {
     return {
       via: 'sharesink standalone (CLI), latency sink module',
       mode: o.mode,
+      fraction: o.fraction,
       maxRateBasis: o.basis,
       maxRecordsPerSec: round(o.maxRate),
       targetRecordsPerSec: target,
@@ -986,6 +1002,7 @@ async function endToEnd(o: {
 async function javaEndToEnd(o: {
   brokers: string;
   plan: Plan;
+  fraction: number;
   classesDir: string;
   topic: string;
   createdTopics: string[];
@@ -995,7 +1012,7 @@ async function javaEndToEnd(o: {
   const { brokers, plan, topic } = o;
   await createTopic(brokers, topic, 1);
   o.createdTopics.push(topic);
-  const target = Math.max(1000, Math.round(o.maxRate * 0.5));
+  const target = Math.max(1000, Math.round(o.maxRate * o.fraction));
   const produced = target * plan.e2e.seconds;
   const consumer = shareLatencyBench({
     classesDir: o.classesDir,
@@ -1023,6 +1040,7 @@ async function javaEndToEnd(o: {
   return {
     via: 'Java KafkaShareConsumer, 1 thread (bench/java/ShareLatencyBench.java), latency at poll()',
     mode: 'java-share',
+    fraction: o.fraction,
     maxRateBasis: o.basis,
     maxRecordsPerSec: round(o.maxRate),
     targetRecordsPerSec: target,
@@ -1179,8 +1197,8 @@ function computeRatios(results: BenchResults, plan: Plan): void {
       .map((r) => r.efficiency)
       .filter((v): v is number => typeof v === 'number');
   const minOf = (v: number[]) => (v.length > 0 ? Math.min(...v) : null);
-  const e2eShare = s.e2e.find((e) => e.mode === 'share');
-  const e2eJava = s.e2e.find((e) => e.mode === 'java-share');
+  const e2eShare = s.e2e.find((e) => e.mode === 'share' && e.fraction === plan.e2e.fractions[0]);
+  const e2eJava = s.e2e.find((e) => e.mode === 'java-share' && e.fraction === plan.e2e.fractions[0]);
   results.ratios = {
     shareVsJavaShareConsumer: gm(shareVsJava),
     classicVsJavaConsumer: gm(classicVsJava),
@@ -1193,6 +1211,12 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     e2eP50ShareVsJava: ratio(e2eShare?.p50Ms, e2eJava?.p50Ms),
     e2eP99ShareVsJava: ratio(e2eShare?.p99Ms, e2eJava?.p99Ms),
   };
+  for (const fraction of plan.e2e.fractions.slice(1)) {
+    const share = s.e2e.find((e) => e.mode === 'share' && e.fraction === fraction);
+    const java = s.e2e.find((e) => e.mode === 'java-share' && e.fraction === fraction);
+    results.ratios[`e2eP50ShareVsJava_${fraction * 100}pct`] = ratio(share?.p50Ms, java?.p50Ms);
+    results.ratios[`e2eP99ShareVsJava_${fraction * 100}pct`] = ratio(share?.p99Ms, java?.p99Ms);
+  }
   for (const r of scaling) {
     const name = r.mode === 'share' ? 'share' : r.mode === 'classic' ? 'classic' : 'javaShare';
     results.ratios[`${name}ScalingEfficiency8x_${r.sinkMs}ms_p${r.partitions}`] = r.efficiency as
