@@ -53,10 +53,12 @@ export interface ChildResult {
   readonly via: 'worker' | 'kafkajs-direct' | 'pg';
   readonly records: number;
   readonly recordsPerSec: number;
-  /** Drain: from the first record done to the last (start-up and group join excluded). */
+  /** Drain: from the first batch put to the last record put (start-up and group join excluded). */
   readonly steadyRecordsPerSec: number | undefined;
-  /** From start() to the first record done (pool threads, join, assignment, first fetch). */
+  /** From start() to the first record done (drain: put; window: acknowledged). */
   readonly firstRecordMs: number | undefined;
+  /** Drain: from the last record put to its acknowledgement (end of stream: behind a long-poll fetch). */
+  readonly ackTailMs: number | undefined;
   /** How long Worker.start() took (connectors and tasks started, members joined; not yet assigned). */
   readonly startMs?: number | undefined;
   readonly windowMs: number;

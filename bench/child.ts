@@ -20,8 +20,13 @@ const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 const MB = 1024 * 1024;
 
 interface Progress {
-  /** Records done (accepted, committed). */
+  /** Records done (put and acknowledged / committed). */
   done(): number;
+  /**
+   * Records whose put finished (every acquired batch put): the runtime's analog of the Java tools'
+   * "records polled". A drain ends here; the final acknowledgements follow (see ackTailMs).
+   */
+  put(): number;
   counters(): Record<string, number> | undefined;
 }
 
@@ -36,8 +41,8 @@ function cpuUs(): number {
   return c.user + c.system;
 }
 
-function sample(p: Progress): Sample {
-  return { at: performance.now(), done: p.done(), cpuUs: cpuUs() };
+function sample(p: Progress, by: 'done' | 'put' = 'done'): Sample {
+  return { at: performance.now(), done: by === 'done' ? p.done() : p.put(), cpuUs: cpuUs() };
 }
 
 /** Waits until `until` holds, polling every 10 ms; false on timeout. Tracks the RSS peak meanwhile. */
@@ -56,6 +61,7 @@ interface Measured {
   recordsPerSec: number;
   steadyRecordsPerSec: number | undefined;
   firstRecordMs: number | undefined;
+  ackTailMs: number | undefined;
   windowMs: number;
   cpuUsPerRecord: number;
   cpuCores: number;
@@ -64,7 +70,16 @@ interface Measured {
   peakRssMb: number;
 }
 
-/** Runs the measurement on a started consumer side; `t0` is when start() was called. */
+/**
+ * Runs the measurement on a started consumer side; `t0` is when start() was called.
+ *
+ * Drain: from start() (and, for the steady rate, from the first batch put) to the last record put. The
+ * Java tools stop their clock at the last record polled; the time until the last acknowledgement is
+ * reported apart (ackTailMs): at the end of a stream the final acks wait behind a ShareFetch that
+ * long-polls for records that will not come (up to fetch.max.wait.ms).
+ *
+ * Window: records acknowledged per second over `windowMs` after `warmupMs`.
+ */
 async function measure(
   spec: WorkerRunSpec,
   p: Progress,
@@ -73,17 +88,22 @@ async function measure(
 ): Promise<Measured> {
   const deadline = t0 + spec.timeoutMs;
   const rss = { peak: process.memoryUsage.rss() };
-  if (!(await waitFor(() => p.done() > 0, deadline, rss))) throw new Error(`${spec.label}: no record done`);
-  const first = sample(p);
-  const profiler = spec.profileDir === undefined ? undefined : await startProfiler();
   const m = spec.measure;
+  const by = m.kind === 'drain' ? 'put' : 'done';
+  const count = () => (by === 'put' ? p.put() : p.done());
+  if (!(await waitFor(() => count() > 0, deadline, rss))) throw new Error(`${spec.label}: no record done`);
+  const first = sample(p, by);
+  const profiler = spec.profileDir === undefined ? undefined : await startProfiler();
   let from: Sample;
   let to: Sample;
+  let ackTailMs: number | undefined;
   if (m.kind === 'drain') {
     from = first;
-    if (!(await waitFor(() => p.done() >= m.records, deadline, rss)))
-      throw new Error(`${spec.label}: ${p.done()} of ${m.records} records done before the timeout`);
-    to = sample(p);
+    if (!(await waitFor(() => p.put() >= m.records, deadline, rss)))
+      throw new Error(`${spec.label}: ${p.put()} of ${m.records} records put before the timeout`);
+    to = sample(p, 'put');
+    if (await waitFor(() => p.done() >= m.records, performance.now() + 10_000, rss))
+      ackTailMs = performance.now() - to.at;
   } else {
     await waitFor(() => false, first.at + m.warmupMs, rss);
     from = sample(p);
@@ -100,6 +120,7 @@ async function measure(
     recordsPerSec: m.kind === 'drain' ? m.records / ((to.at - t0) / 1000) : records / (windowMs / 1000),
     steadyRecordsPerSec: m.kind === 'drain' ? records / (windowMs / 1000) : undefined,
     firstRecordMs: first.at - t0,
+    ackTailMs,
     windowMs,
     cpuUsPerRecord: records > 0 ? cpu / records : NaN,
     cpuCores: cpu / 1000 / windowMs,
@@ -162,9 +183,15 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
   }
   const startMs = performance.now() - t0;
   const rssAfterStart = process.memoryUsage.rss();
+  const current = () => w.summary().connectors[0]!.counters;
   const progress: Progress = {
-    done: () => w.summary().connectors[0]!.counters.accepted,
-    counters: () => ({ ...w.summary().connectors[0]!.counters }) as unknown as Record<string, number>,
+    done: () => current().accepted,
+    put: () => {
+      const c = current();
+      // every batch acquired so far has been put: all acquired records are in the sink
+      return c.puts >= c.batches ? c.recordsAcquired : 0;
+    },
+    counters: () => ({ ...current() }) as unknown as Record<string, number>,
   };
   let m: Measured;
   try {
@@ -232,7 +259,12 @@ async function runKafkajsClassic(spec: WorkerRunSpec, why: string): Promise<Chil
     });
   }
   const rssAfterStart = process.memoryUsage.rss();
-  const m = await measure(spec, { done: () => done, counters: () => undefined }, t0, rssAfterStart);
+  const m = await measure(
+    spec,
+    { done: () => done, put: () => done, counters: () => undefined },
+    t0,
+    rssAfterStart,
+  );
   const stopStarted = performance.now();
   await Promise.all(consumers.map((c) => c.disconnect()));
   return {
@@ -288,6 +320,7 @@ async function runPgBare(spec: PgBareSpec): Promise<ChildResult> {
     recordsPerSec: spec.rows / (wall / 1000),
     steadyRecordsPerSec: undefined,
     firstRecordMs: undefined,
+    ackTailMs: undefined,
     windowMs: wall,
     cpuUsPerRecord: cpu / spec.rows,
     cpuCores: cpu / 1000 / wall,

@@ -61,8 +61,8 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('## 1–2. Draining a pre-filled topic, NoopSink (records/s)');
     out.push('');
     out.push(
-      'Window: Java tools from subscribe to the last record polled; sharesink from `Worker.start()` to the last record acknowledged. ' +
-        '“steady” = sharesink from the first record done to the last.',
+      'Window: Java tools from subscribe to the last record polled; sharesink from `Worker.start()` to the last record put. ' +
+        '“steady” = sharesink from the first batch put to the last record put (start-up excluded). A drain ends at the last record put (the Java tools: last record polled); the final acknowledgements come after (see ackTailMs in the JSON).',
     );
     out.push('');
     out.push(
@@ -127,12 +127,21 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('');
     out.push('## 4. PostgreSQL: PostgresSink vs a bare pg loop (same rows, same batch size)');
     out.push('');
+    out.push(
+      'Ratios use the steady rate (from the first batch written; the bare loop has no start-up either).',
+    );
+    out.push('');
     out.push('| | rows/s | batch | CPU µs/row (process) |');
     out.push('|---|---|---|---|');
-    if (p.sharesink)
-      out.push(
-        `| sharesink share, 1 task, PostgresSink (insert) | ${n(p.sharesink.recordsPerSec)} (steady ${n(p.sharesink.steadyRecordsPerSec)}) | ${n(p.sharesink.avgRecordsPerPut, 1)} | ${n(p.sharesink.cpuUsPerRecord, 1)} |`,
-      );
+    for (const [what, run] of [
+      ['default pool.threads (one connection each)', p.sharesink],
+      ['pool.threads=1 (one connection)', p.sharesinkOneThread],
+    ] as const) {
+      if (run)
+        out.push(
+          `| sharesink share, 1 task, PostgresSink (insert), ${what} | ${n(run.recordsPerSec)} (steady ${n(run.steadyRecordsPerSec)}) | ${n(run.avgRecordsPerPut, 1)} | ${n(run.cpuUsPerRecord, 1)} |`,
+        );
+    }
     if (p.bare)
       out.push(
         `| bare pg loop, 1 connection | ${n(p.bare.recordsPerSec)} | ${p.batchSize ?? '–'} | ${n(p.bare.cpuUsPerRecord, 1)} |`,

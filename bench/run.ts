@@ -92,11 +92,11 @@ const SHORT: Plan = {
     producerBatchBytes: 5600,
     topicRecords: 400_000,
     warmupMs: 1500,
-    windowMs: 4000,
+    windowMs: 3000,
   },
   pgRows: 50_000,
-  e2e: { seconds: 10, warmupSeconds: 2, fractions: [0.5, 0.25] },
-  quietBudgetMs: 60_000,
+  e2e: { seconds: 8, warmupSeconds: 2, fractions: [0.5, 0.25] },
+  quietBudgetMs: 45_000,
   repeats: 2,
 };
 
@@ -212,6 +212,16 @@ interface E2eResult {
   readonly summary: unknown;
 }
 
+interface PostgresResult {
+  /** PostgresSink, 1 task, pool.threads at its default (one connection per thread). */
+  sharesink?: ChildResult;
+  /** PostgresSink, 1 task, pool.threads=1: one connection, as the bare loop. */
+  sharesinkOneThread?: ChildResult;
+  bare?: ChildResult;
+  batchSize?: number;
+  rowsInTable?: number;
+}
+
 export interface BenchResults {
   readonly schema: 1;
   readonly startedAt: string;
@@ -231,8 +241,7 @@ export interface BenchResults {
     ceiling: CeilingRow[];
     noop: SharesinkRow[];
     latency: LatencyRow[];
-    postgres:
-      { sharesink?: ChildResult; bare?: ChildResult; batchSize?: number; rowsInTable?: number } | undefined;
+    postgres: PostgresResult | undefined;
     runtimeCost: Array<{ topic: string; mode: string; tasks: number; via: string } & Record<string, unknown>>;
     e2e: E2eResult[];
   };
@@ -359,7 +368,7 @@ async function main(): Promise<void> {
           'default (os.availableParallelism()) in scenarios 2 and 5; = tasks in scenario 3; 1 in 4',
         'consumer.override.max.poll.records': '500 in scenarios 2 and 5',
         measuredFrom:
-          'Worker.start() (pool threads, join, assignment included) to the last record acknowledged; Java tools: subscribe to the last record polled',
+          'drains: Worker.start() (pool threads, join, assignment included) to the last record put; Java tools: subscribe to the last record polled. Windows: records acknowledged per second',
       },
     },
     fills: [],
@@ -681,15 +690,15 @@ async function main(): Promise<void> {
         const table = `bench_pg_${runId}`;
         const pgResult: NonNullable<BenchResults['scenarios']['postgres']> = {};
         results.scenarios.postgres = pgResult;
-        pgResult.sharesink = await runChild({
+        const pgSpec = (poolThreads: number, table: string): WorkerRunSpec => ({
           kind: 'worker',
-          label: `pg-share-t1`,
+          label: `pg-share-t1-threads${poolThreads}`,
           brokers,
           topic,
           topicRecords: plan.pgRows,
           mode: 'share',
           tasks: 1,
-          poolThreads: 1,
+          poolThreads,
           connectorClass: 'PostgresSink',
           connectorProps: {
             'connection.url': pgUrl,
@@ -705,6 +714,9 @@ async function main(): Promise<void> {
           measure: { kind: 'drain', records: plan.pgRows },
           timeoutMs: 300_000,
         });
+        // the product default (one connection per pool thread), then one thread = one connection, as the bare loop
+        pgResult.sharesink = await runChild(pgSpec(os.availableParallelism(), table));
+        pgResult.sharesinkOneThread = await runChild(pgSpec(1, `${table}_1t`));
         const batchSize = Math.max(1, Math.round(pgResult.sharesink.avgRecordsPerPut ?? 500));
         pgResult.batchSize = batchSize;
         pgResult.bare = await runChild({
@@ -724,6 +736,7 @@ async function main(): Promise<void> {
           const n = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}"`);
           pgResult.rowsInTable = Number(n.rows[0]?.n ?? 0);
           await client.query(`DROP TABLE IF EXISTS "${table}"`);
+          await client.query(`DROP TABLE IF EXISTS "${table}_1t"`);
         } finally {
           await client.end();
         }
@@ -1206,6 +1219,7 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     shareScalingEfficiency8x: minOf(efficiencies('share')),
     /** Steady rows/s of PostgresSink (start-up excluded) over the bare loop's rows/s. */
     postgresVsBarePg: ratio(pg?.sharesink?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
+    postgresOneThreadVsBarePg: ratio(pg?.sharesinkOneThread?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
     javaShareScalingEfficiency8x: minOf(efficiencies('java-share')),
     shareVsJavaShareUnderLatency: gm(latencyVsJava),
     e2eP50ShareVsJava: ratio(e2eShare?.p50Ms, e2eJava?.p50Ms),
