@@ -1,32 +1,21 @@
 // The TypeScript share consumer against the real broker: acquisition, every acknowledgement type, lock
 // expiry, renewal, delivery limits and closing.
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ShareConsumer, type ShareRecord } from '../../src/kafka/share/share-consumer.js';
+import type { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
 import {
   createTopic,
   deleteTopics,
   produce,
   setGroupConfig,
-  testBrokers,
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
+import { pollFor, pollUntil, shareConsumers } from './harness/share.js';
 
-const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
-const consumers: ShareConsumer[] = [];
+const consumers = shareConsumers();
 const topics: string[] = [];
 
-function consumer(groupId: string): ShareConsumer {
-  const c = new ShareConsumer({
-    brokers: testBrokers().split(','),
-    groupId,
-    logger,
-    clientId: 'sharesink-it',
-  });
-  consumers.push(c);
-  return c;
-}
+const consumer = (groupId: string): ShareConsumer => consumers.make(groupId);
 
 async function setup(
   prefix: string,
@@ -47,27 +36,8 @@ async function setup(
   return { topic, group };
 }
 
-/** Polls until `want` records arrived or `timeoutMs` passed; returns what came. */
-async function pollUntil(c: ShareConsumer, want: number, timeoutMs: number): Promise<ShareRecord[]> {
-  const got: ShareRecord[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (got.length < want && Date.now() < deadline) {
-    got.push(...(await c.poll({ maxWaitMs: Math.min(1000, deadline - Date.now()) })));
-  }
-  return got;
-}
-
-/** Polls for `ms` and returns everything delivered (expected: nothing). */
-async function pollFor(c: ShareConsumer, ms: number): Promise<ShareRecord[]> {
-  const got: ShareRecord[] = [];
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline)
-    got.push(...(await c.poll({ maxWaitMs: Math.max(1, deadline - Date.now()) })));
-  return got;
-}
-
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.close().catch(() => undefined)));
+  await consumers.closeAll();
   if (topics.length > 0) await deleteTopics(topics);
 });
 

@@ -4,9 +4,8 @@
 //
 // On Kafka < 4.4 every test asserts the older behaviour explicitly instead (the group config does not
 // exist there), so a run against 4.2 is still a real check, never a skip.
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
+import type { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
 import {
   createTopic,
   deleteTopics,
@@ -14,14 +13,19 @@ import {
   kafkaVersion,
   produce,
   setGroupConfig,
-  testBrokers,
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
-import { pollFor, pollUntil, readFromBeginning, sleep, type RawRecord } from './harness/share.js';
+import {
+  pollFor,
+  pollUntil,
+  readFromBeginning,
+  shareConsumers,
+  sleep,
+  type RawRecord,
+} from './harness/share.js';
 
-const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
-const consumers: ShareConsumer[] = [];
+const consumers = shareConsumers({ clientId: 'sharesink-dlq' });
 const topics: string[] = [];
 
 /** The six headers Kafka 4.4.0 puts on every DLQ record (measured; see docs/share-consumer.md). */
@@ -48,16 +52,7 @@ async function expectNoDlqConfig(group: string, dlqTopic: string): Promise<void>
   );
 }
 
-function consumer(groupId: string): ShareConsumer {
-  const c = new ShareConsumer({
-    brokers: testBrokers().split(','),
-    groupId,
-    logger,
-    clientId: 'sharesink-dlq',
-  });
-  consumers.push(c);
-  return c;
-}
+const consumer = (groupId: string): ShareConsumer => consumers.make(groupId);
 
 async function setup(prefix: string): Promise<{ topic: string; group: string; dlq: string }> {
   const topic = uniqueTopic(prefix);
@@ -99,7 +94,7 @@ async function endOffset(topic: string): Promise<number | undefined> {
 }
 
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.close().catch(() => undefined)));
+  await consumers.closeAll();
   if (topics.length > 0) await deleteTopics(topics);
 });
 

@@ -1,7 +1,6 @@
 // What ShareConsumer makes of real record batches: batches the Java producer compressed with every
 // codec, and transactional batches with commit/abort markers under share.isolation.level.
 import { Kafka, logLevel } from 'kafkajs';
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ShareConsumer, type ShareRecord } from '../../src/kafka/share/share-consumer.js';
 import {
@@ -16,25 +15,16 @@ import {
   uniqueName,
   uniqueTopic,
 } from './harness/kafka.js';
-import { javaProducedValue, pollFor, runJavaProducer } from './harness/share.js';
+import { javaProducedValue, pollFor, runJavaProducer, shareConsumers, testLogger } from './harness/share.js';
 
-const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
-const consumers: ShareConsumer[] = [];
+const logger = testLogger;
+const consumers = shareConsumers();
 const topics: string[] = [];
 
-function consumer(groupId: string): ShareConsumer {
-  const c = new ShareConsumer({
-    brokers: testBrokers().split(','),
-    groupId,
-    logger,
-    clientId: 'sharesink-it',
-  });
-  consumers.push(c);
-  return c;
-}
+const consumer = (groupId: string): ShareConsumer => consumers.make(groupId);
 
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.close().catch(() => undefined)));
+  await consumers.closeAll();
   if (topics.length > 0) await deleteTopics(topics);
 });
 
@@ -139,7 +129,7 @@ describe('ShareConsumer decodes real record batches', () => {
       maxRecords: 7,
       acquireMode: 'record_limit',
     });
-    consumers.push(c);
+    consumers.track(c);
     await c.subscribe([topic]);
     const sizes: number[] = [];
     const got: ShareRecord[] = [];

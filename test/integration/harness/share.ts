@@ -10,8 +10,46 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ShareConsumer, ShareRecord } from '../../../src/kafka/share/share-consumer.js';
+import { pino } from 'pino';
+import {
+  ShareConsumer,
+  type ShareConsumerOptions,
+  type ShareRecord,
+} from '../../../src/kafka/share/share-consumer.js';
 import { REPO_ROOT, TOOL_JVM_OPTS, kafkaClasspath, kafkaClient, testBrokers, uniqueGroup } from './kafka.js';
+
+/** The logger the share tests use (level from SHARESINK_TEST_LOG_LEVEL, default warn). */
+export const testLogger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
+
+/**
+ * Makes ShareConsumers on the test broker and remembers them, so a file's afterAll closes every one:
+ *   const consumers = shareConsumers(); … consumers.make(group) … afterAll(() => consumers.closeAll())
+ */
+export function shareConsumers(defaults: Partial<ShareConsumerOptions> = {}) {
+  const made: ShareConsumer[] = [];
+  return {
+    make(groupId: string, options: Partial<ShareConsumerOptions> = {}): ShareConsumer {
+      const c = new ShareConsumer({
+        brokers: testBrokers().split(','),
+        groupId,
+        logger: testLogger,
+        clientId: 'sharesink-it',
+        ...defaults,
+        ...options,
+      });
+      made.push(c);
+      return c;
+    },
+    /** Registers a consumer made elsewhere so closeAll() closes it too. */
+    track(c: ShareConsumer): ShareConsumer {
+      made.push(c);
+      return c;
+    },
+    closeAll(): Promise<unknown> {
+      return Promise.all(made.splice(0).map((c) => c.close().catch(() => undefined)));
+    },
+  };
+}
 
 /** Polls until `want` records arrived or `timeoutMs` passed; returns what came. */
 export async function pollUntil(c: ShareConsumer, want: number, timeoutMs: number): Promise<ShareRecord[]> {
