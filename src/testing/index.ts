@@ -18,6 +18,7 @@ export {
   type CheckSinkTaskReport,
 } from './check-sink-task.js';
 export type { RunContext } from './sink-run.js';
+export { testTaskContext, type ErrantReport } from './task-context.js';
 export { recordId, TaskHungError, type RecordRef, type MapValue } from './task-calls.js';
 export {
   SharePartitionModel,

@@ -22,11 +22,9 @@ import {
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
+import { testTaskContext, type ErrantReport } from '../../src/testing/task-context.js';
 
-interface Errant {
-  record: SinkRecord;
-  message: string;
-}
+type Errant = ErrantReport;
 
 const tasks: KafkaSinkTask[] = [];
 const topics: string[] = [];
@@ -38,14 +36,8 @@ afterAll(async () => {
 
 async function start(props: Record<string, string>): Promise<{ task: KafkaSinkTask; errant: Errant[] }> {
   const task = new KafkaSinkTask();
-  const errant: Errant[] = [];
-  task.initialize({
-    configs: () => props,
-    assignment: () => [],
-    errantRecordReporter: () => (record, error) =>
-      errant.push({ record, message: error instanceof Error ? error.message : String(error) }),
-    timeout: () => undefined,
-  });
+  const { context, errant } = testTaskContext(props);
+  task.initialize(context);
   await task.start(props);
   tasks.push(task);
   return { task, errant };

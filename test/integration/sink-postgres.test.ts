@@ -14,13 +14,11 @@ import {
 } from '../../src/connect/index.js';
 import { PutPool } from '../../src/pool/put-pool.js';
 import { PostgresSinkConnector, PostgresSinkTask } from '../../src/sinks/postgres/index.js';
+import { testTaskContext, type ErrantReport } from '../../src/testing/task-context.js';
 
 const PG_URL = process.env.SHARESINK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-interface Errant {
-  record: SinkRecord;
-  message: string;
-}
+type Errant = ErrantReport;
 interface PgTask {
   task: PostgresSinkTask;
   errant: Errant[];
@@ -29,14 +27,8 @@ interface PgTask {
 /** A task driven directly, with a context that collects errant reports as the runtime would. */
 async function pgTask(props: Record<string, string>): Promise<PgTask> {
   const task = new PostgresSinkTask();
-  const errant: Errant[] = [];
-  task.initialize({
-    configs: () => props,
-    assignment: () => [],
-    errantRecordReporter: () => (record, error) =>
-      errant.push({ record, message: error instanceof Error ? error.message : String(error) }),
-    timeout: () => undefined,
-  });
+  const { context, errant } = testTaskContext(props);
+  task.initialize(context);
   await task.start(props);
   return { task, errant };
 }
