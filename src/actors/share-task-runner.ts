@@ -292,8 +292,9 @@ export class ShareTaskRunner {
       (this.o.retryTimeoutMs ?? 0) > 0
         ? this.o.supervisor.now() + this.o.retryTimeoutMs!
         : Number.POSITIVE_INFINITY;
+    const raw = toRawRecords(work.records); // once per batch, however many attempts
     for (let failures = 0; ; failures++) {
-      const result = await this.o.pool.put(this.o.poolTask, toRawRecords(work.records), { signal });
+      const result = await this.o.pool.put(this.o.poolTask, raw, { signal });
       this.counters.onPut(result);
       if (result.kind !== 'retriable' || !this.running || signal.aborted) return result;
       // RELEASE instead: the batch goes back to the broker and is redelivered with delivery count + 1
