@@ -15,4 +15,5 @@ export const BUILTIN_VALUE_CONVERTERS: readonly string[] = [
 export const BUILTIN_HEADER_CONVERTERS: readonly string[] = [
   'org.apache.kafka.connect.storage.SimpleHeaderConverter',
   'SimpleHeaderConverter',
+  ...BUILTIN_VALUE_CONVERTERS,
 ];

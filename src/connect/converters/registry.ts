@@ -25,7 +25,7 @@ export interface LoadedConverters {
   readonly names: { readonly key: string; readonly value: string; readonly header: string };
 }
 
-const VALUE_CONVERTERS: Record<string, () => Converter> = {
+const VALUE_CONVERTERS: Record<string, () => Converter & HeaderConverter> = {
   StringConverter: () => new StringConverter(),
   'org.apache.kafka.connect.storage.StringConverter': () => new StringConverter(),
   ByteArrayConverter: () => new ByteArrayConverter(),
@@ -37,6 +37,8 @@ const VALUE_CONVERTERS: Record<string, () => Converter> = {
 const HEADER_CONVERTERS: Record<string, () => HeaderConverter> = {
   SimpleHeaderConverter: () => new SimpleHeaderConverter(),
   'org.apache.kafka.connect.storage.SimpleHeaderConverter': () => new SimpleHeaderConverter(),
+  // as in Connect, these converters convert header values too
+  ...VALUE_CONVERTERS,
 };
 
 /** Connect's worker defaults: JSON with schemas for keys and values, simple header parsing. */

@@ -75,7 +75,7 @@ describe('compileWorkerConfig', () => {
         compileWorkerConfig({
           'bootstrap.servers': 'localhost,host:99999,ok:1',
           'key.converter': 'io.confluent.connect.avro.AvroConverter',
-          'header.converter': 'StringConverter',
+          'header.converter': 'io.confluent.connect.avro.AvroConverter',
           'consumer.group.protocol': 'queue',
           'pool.threads': '0',
           'task.shutdown.graceful.timeout.ms': '-1',
@@ -84,7 +84,7 @@ describe('compileWorkerConfig', () => {
     ).toEqual([
       'bootstrap.servers: "localhost,host:99999,ok:1" has entries that are not host:port: "localhost", "host:99999"; accepted: a comma-separated list, host:port pairs, at least one',
       'key.converter: "io.confluent.connect.avro.AvroConverter" is not a converter sharesink has; accepted: a class name or module specifier, one of org.apache.kafka.connect.json.JsonConverter, JsonConverter, org.apache.kafka.connect.storage.StringConverter, StringConverter, org.apache.kafka.connect.converters.ByteArrayConverter, ByteArrayConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the converter',
-      'header.converter: "StringConverter" is not a header converter sharesink has; accepted: a class name or module specifier, one of org.apache.kafka.connect.storage.SimpleHeaderConverter, SimpleHeaderConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the header converter',
+      'header.converter: "io.confluent.connect.avro.AvroConverter" is not a header converter sharesink has; accepted: a class name or module specifier, one of org.apache.kafka.connect.storage.SimpleHeaderConverter, SimpleHeaderConverter, org.apache.kafka.connect.json.JsonConverter, JsonConverter, org.apache.kafka.connect.storage.StringConverter, StringConverter, org.apache.kafka.connect.converters.ByteArrayConverter, ByteArrayConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the header converter',
       'consumer.group.protocol: "queue" is not one of the accepted values; accepted: a string, one of share, classic, consumer',
       'pool.threads: "0" is less than 1; accepted: a 32-bit integer, [1,...]',
       'task.shutdown.graceful.timeout.ms: "-1" is outside 0..2147483647; accepted: an integer between -9007199254740991 and 9007199254740991, [0,...,2147483647]',

@@ -221,6 +221,24 @@ describe('converter registry', () => {
     expect(loaded.header).toBeInstanceOf(SimpleHeaderConverter);
   });
 
+  it('takes StringConverter, ByteArrayConverter and JsonConverter as header converters, as Connect does', async () => {
+    const load = async (name: string, extra: Record<string, string> = {}) =>
+      (await createConverters(convertersFromProps({ 'header.converter': name, ...extra }))).header;
+    const raw = await load('ByteArrayConverter');
+    expect(raw).toBeInstanceOf(ByteArrayConverter);
+    const passthrough = raw.toConnectHeader('t', 'h', bytes('42'));
+    expect(Buffer.isBuffer(passthrough.value)).toBe(true);
+    expect((passthrough.value as Buffer).toString()).toBe('42');
+    expect(raw.fromConnectHeader('t', 'h', undefined, Buffer.from('x'))).toEqual(Buffer.from('x'));
+
+    const text = await load('org.apache.kafka.connect.storage.StringConverter');
+    expect(text.toConnectHeader('t', 'h', bytes('42')).value).toBe('42');
+
+    const json = await load('JsonConverter', { 'header.converter.schemas.enable': 'false' });
+    expect(json.toConnectHeader('t', 'h', bytes('{"a":1}')).value).toEqual({ a: 1 });
+    expect(Buffer.from(json.fromConnectHeader('t', 'h', undefined, { a: 1 })!).toString()).toBe('{"a":1}');
+  });
+
   it('reports every bad converter setting with its full key', async () => {
     const config = convertersFromProps({
       'key.converter': 'io.confluent.connect.avro.AvroConverter',
