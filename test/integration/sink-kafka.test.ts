@@ -86,7 +86,7 @@ async function readBack(topic: string, count: number): Promise<Read[]> {
 }
 
 describe('KafkaSink against Kafka', () => {
-  it('raw bytes converted by ByteArrayConverter arrive with keys, values, headers and timestamps intact', async () => {
+  it('raw bytes converted by ByteArrayConverter (keys, values and headers) arrive with keys, values, headers and timestamps intact', async () => {
     const source = uniqueTopic('sink-kafka-src');
     const copy = await target(`${source}.copy`, { partitions: 3 });
     const { task, errant } = await start({ 'bootstrap.servers': testBrokers(), topic: '${topic}.copy' });
@@ -110,10 +110,18 @@ describe('KafkaSink against Kafka', () => {
         { key: 'tag', value: Buffer.from('a') },
         { key: 'tag', value: Buffer.from('b') },
         { key: 'empty', value: null },
+        // forms SimpleHeaderConverter would normalise (7, true, compact JSON)
+        { key: 'padded', value: Buffer.from('007') },
+        { key: 'flag', value: Buffer.from('TRUE') },
+        { key: 'doc', value: Buffer.from('{ "a": 1 }') },
       ],
     }));
     const converters = await createConverters(
-      convertersFromProps({ 'key.converter': 'ByteArrayConverter', 'value.converter': 'ByteArrayConverter' }),
+      convertersFromProps({
+        'key.converter': 'ByteArrayConverter',
+        'value.converter': 'ByteArrayConverter',
+        'header.converter': 'ByteArrayConverter',
+      }),
     );
     const { records, failures } = convertBatch(raws, converters);
     expect(failures).toEqual([]);
@@ -131,6 +139,9 @@ describe('KafkaSink against Kafka', () => {
       expect(got.headers['tag']).toEqual([Buffer.from('a'), Buffer.from('b')]);
       // kafkajs cannot produce a null header value; it arrives empty (documented)
       expect(got.headers['empty']).toEqual(Buffer.alloc(0));
+      expect(got.headers['padded']).toEqual(Buffer.from('007'));
+      expect(got.headers['flag']).toEqual(Buffer.from('TRUE'));
+      expect(got.headers['doc']).toEqual(Buffer.from('{ "a": 1 }'));
     }
     expect(byTrace.size).toBe(30);
   });
