@@ -38,6 +38,9 @@ export const BUILTIN_CONNECTORS: Readonly<Record<string, string>> = Object.freez
   KafkaSinkConnector: builtin('kafka/index'),
   KafkaSink: builtin('kafka/index'),
   kafka: builtin('kafka/index'),
+  HttpSinkConnector: builtin('http/index'),
+  HttpSink: builtin('http/index'),
+  http: builtin('http/index'),
 });
 
 /**
