@@ -87,9 +87,10 @@ export class HttpSinkTask extends SinkTask {
       const hints = retriable.flatMap((o) => (o.retryAfterMs === undefined ? [] : [o.retryAfterMs]));
       if (hints.length > 0) this.context.timeout(Math.max(...hints));
       const written = outcomes.filter((o) => o?.kind === 'ok').length;
+      const unsent = outcomes.filter((o) => o === undefined).length;
       throw new RetriableError(
         `${retriable[0]!.message} (${retriable.length} of ${planned.length} requests failed retriably, ` +
-          `${written} succeeded and are not sent again if the retry runs on this task instance)`,
+          `${written} succeeded, ${unsent} not sent yet; a retry on this task instance skips the succeeded ones)`,
       );
     }
     this.#settled.clear();
@@ -116,7 +117,8 @@ export class HttpSinkTask extends SinkTask {
     cfg: HttpSinkSettings,
     planned: readonly PlannedRequest[],
   ): Promise<(RequestOutcome | undefined)[]> {
-    const outcomes = new Array<RequestOutcome | undefined>(planned.length);
+    // dense, so unsent requests count as undefined in filters
+    const outcomes = Array.from({ length: planned.length }, (): RequestOutcome | undefined => undefined);
     let next = 0;
     let halted = false;
     const lane = async (): Promise<void> => {

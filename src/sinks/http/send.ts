@@ -1,3 +1,4 @@
+import { ConnectError } from '../../connect/errors.js';
 import { encodeBody } from './body.js';
 import type { HttpSinkSettings } from './config.js';
 import type { PlannedRequest } from './requests.js';
@@ -40,6 +41,12 @@ export async function sendRequest(cfg: HttpSinkSettings, request: PlannedRequest
     });
     text = await response.text();
   } catch (error) {
+    // the Fetch standard blocks some ports (1, 25, 6000, …) before connecting: retrying cannot help
+    if ((error as { cause?: { message?: unknown } }).cause?.message === 'bad port') {
+      throw new ConnectError(
+        `${what}: fetch refuses port ${url.port}, which the Fetch standard blocks; serve the endpoint on another port`,
+      );
+    }
     if (isTransportError(error)) {
       return {
         kind: 'retriable',

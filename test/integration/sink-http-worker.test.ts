@@ -1,0 +1,169 @@
+// HttpSink run by the Worker from a real topic, in share mode and in classic mode, into a real HTTP
+// server that answers the first requests with 503. Every record must arrive, and afterwards the share
+// group has nothing left to deliver (classic: the group's committed offsets are at the end).
+import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from '../../src/actors/worker.js';
+import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
+import {
+  createTopic,
+  deleteTopics,
+  kafkaClient,
+  produce,
+  testBrokers,
+  uniqueTopic,
+} from './harness/kafka.js';
+import { pollFor, shareConsumers, testLogger } from './harness/share.js';
+import { startHttpServer, type TestHttpServer } from './harness/http-server.js';
+
+const RECORDS = 600;
+const PARTITIONS = 3;
+const topics: string[] = [];
+const consumers = shareConsumers({ clientId: 'sink-http-check' });
+const servers: TestHttpServer[] = [];
+
+afterAll(async () => {
+  await consumers.closeAll();
+  await Promise.all(servers.map((s) => s.close()));
+  if (topics.length > 0) await deleteTopics(topics);
+});
+
+interface Posted {
+  partition: number;
+  offset: number;
+  value: { n: number };
+  deliveryCount: number | null;
+}
+
+/** A topic with RECORDS JSON records spread over its partitions. */
+async function filledTopic(prefix: string): Promise<string> {
+  const topic = uniqueTopic(prefix);
+  topics.push(topic);
+  await createTopic(topic, { partitions: PARTITIONS });
+  await produce(
+    topic,
+    Array.from({ length: RECORDS }, (_, n) => ({ key: `k${n}`, value: JSON.stringify({ n }) })),
+  );
+  return topic;
+}
+
+/** An endpoint that answers the first `failFirst` requests with 503 and collects the records of the rest. */
+async function endpoint(
+  failFirst: number,
+): Promise<{ server: TestHttpServer; written: Map<string, Posted> }> {
+  const written = new Map<string, Posted>();
+  const server = await startHttpServer();
+  servers.push(server);
+  server.respond((req, n) => {
+    if (n < failFirst) return { status: 503, headers: { 'retry-after': '1' } };
+    for (const p of JSON.parse(req.body.toString('utf8')) as Posted[])
+      written.set(`${p.partition}:${p.offset}`, p);
+    return { status: 200 };
+  });
+  return { server, written };
+}
+
+async function runUntil(worker: Worker, done: () => boolean, timeoutMs = 90_000): Promise<void> {
+  await worker.start();
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline && worker.taskFailures.length === 0) {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await worker.stop();
+}
+
+function workerConfig() {
+  return compileWorkerConfig({
+    'bootstrap.servers': testBrokers(),
+    'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+    'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+    'value.converter.schemas.enable': 'false',
+    'pool.threads': '2',
+  });
+}
+
+function expectEveryRecordOnce(written: Map<string, Posted>): void {
+  expect(written.size).toBe(RECORDS);
+  expect(new Set([...written.values()].map((p) => p.value.n)).size).toBe(RECORDS);
+}
+
+describe('HttpSink through the Worker', () => {
+  it('share mode: every record of the topic reaches the endpoint through 503s, and the group has nothing left', async () => {
+    const topic = await filledTopic('sink-http-share');
+    const { server, written } = await endpoint(3);
+    const name = `${topic}-http`;
+    const worker = workerConfig();
+    const w = new Worker({
+      worker,
+      logger: testLogger,
+      connectors: [
+        compileConnectorConfig(
+          {
+            name,
+            'connector.class': 'HttpSink',
+            topics: topic,
+            'tasks.max': '3',
+            'consumer.override.group.protocol': 'share',
+            'share.group.share.auto.offset.reset': 'earliest',
+            'http.url': `${server.url}/ingest/\${topic}`,
+            'request.body.format': 'json_records',
+            'batch.max.size': '50',
+            'max.in.flight.requests': '2',
+            'http.idempotency.header': 'Idempotency-Key',
+          },
+          worker,
+        ),
+      ],
+    });
+    await runUntil(w, () => written.size >= RECORDS);
+    expect(w.taskFailures).toEqual([]);
+    expectEveryRecordOnce(written);
+    expect([...written.values()].every((p) => typeof p.deliveryCount === 'number')).toBe(true);
+    expect(server.requests.every((r) => r.path === `/ingest/${topic}`)).toBe(true);
+    expect(server.requests.every((r) => typeof r.headers['idempotency-key'] === 'string')).toBe(true);
+    const [summary] = w.summary().connectors;
+    expect(summary!.mode).toBe('share');
+    expect(summary!.counters).toMatchObject({ accepted: RECORDS, rejected: 0 });
+
+    // everything was ACCEPTed: a new member of the same share group gets nothing
+    const check = consumers.make(summary!.groupId);
+    await check.subscribe([topic]);
+    expect(await pollFor(check, 5000)).toEqual([]);
+  });
+
+  it('classic mode: every record reaches the endpoint through a 503, and the offsets are committed to the end', async () => {
+    const topic = await filledTopic('sink-http-classic');
+    const { server, written } = await endpoint(1);
+    const worker = workerConfig();
+    const config = compileConnectorConfig(
+      {
+        name: `${topic}-http`,
+        'connector.class': 'HttpSinkConnector',
+        topics: topic,
+        'tasks.max': '2',
+        'consumer.override.auto.offset.reset': 'earliest',
+        'http.url': `${server.url}/ingest`,
+        'request.body.format': 'json_records',
+        'batch.max.size': '100',
+      },
+      worker,
+    );
+    const w = new Worker({ worker, logger: testLogger, connectors: [config] });
+    await runUntil(w, () => written.size >= RECORDS);
+    expect(w.taskFailures).toEqual([]);
+    expectEveryRecordOnce(written);
+    expect([...written.values()].every((p) => p.deliveryCount === null)).toBe(true);
+    expect(w.summary().connectors[0]!.mode).toBe('classic');
+
+    const admin = kafkaClient('sink-http-offsets').admin();
+    await admin.connect();
+    try {
+      const ends = await admin.fetchTopicOffsets(topic);
+      const [committed] = await admin.fetchOffsets({ groupId: config.groupId, topics: [topic] });
+      const byPartition = new Map(committed!.partitions.map((p) => [p.partition, p.offset]));
+      for (const end of ends)
+        expect(byPartition.get(end.partition), `partition ${end.partition}`).toBe(end.high);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});
