@@ -99,7 +99,8 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('## 3. Sinks with latency: scaling with tasks (records/s over the window)');
     out.push('');
     out.push(
-      'One put (or Java poll result) at a time per task, pool threads = tasks; `java-share` = KafkaShareConsumer threads sleeping the same latency per poll.',
+      'One put (or Java poll result) at a time per task, pool threads = tasks; `java-share` = KafkaShareConsumer threads sleeping the same latency per poll; ' +
+        '`connect` = Kafka Connect standalone (classic consumer group, one consumer per task) running bench/java/SleepSinkConnector, which sleeps the same latency per put.',
     );
     out.push('');
     out.push(
@@ -119,6 +120,36 @@ export function renderMarkdown(r: BenchResults): string {
         `| ${row.sinkMs} ms | ${row.partitions} | ${row.mode}${row.via === 'kafkajs-direct' ? ' †' : ''} | ${row.tasks} (${row.multiplier}×) | ${n(row.recordsPerSec)}${row.ranDry ? ' (ran dry)' : ''} | ` +
           `${eff === null ? '–' : eff.toFixed(2)} | ${n(row.avgRecordsPerPut, 1)} | ${n(row.cpuCores, 2)} |`,
       );
+    }
+    const anchors = s.latency.filter((e) => e.mode === 'connect');
+    if (anchors.length > 0) {
+      out.push('');
+      out.push(
+        'Against the classic anchor, Kafka Connect standalone (same latency, put size and task count; Connect, like sharesink classic, uses at most one task per partition):',
+      );
+      out.push('');
+      out.push(
+        '| sink latency | partitions | tasks | Kafka Connect | sharesink classic | classic ÷ Connect | sharesink share | share ÷ Connect |',
+      );
+      out.push('|---|---|---|---|---|---|---|---|');
+      for (const c of anchors) {
+        const same = (mode: string) =>
+          s.latency.find(
+            (e) =>
+              e.sinkMs === c.sinkMs &&
+              e.partitions === c.partitions &&
+              e.multiplier === c.multiplier &&
+              e.mode === mode,
+          );
+        const classic = same('classic');
+        const share = same('share');
+        const over = (e: typeof c | undefined) =>
+          e && c.recordsPerSec > 0 ? x(e.recordsPerSec / c.recordsPerSec) : '–';
+        out.push(
+          `| ${c.sinkMs} ms | ${c.partitions} | ${c.tasks} (${c.multiplier}×) | ${n(c.recordsPerSec)} | ${n(classic?.recordsPerSec)} | ${over(classic)} | ` +
+            `${n(share?.recordsPerSec)} | ${over(share)} |`,
+        );
+      }
     }
   }
 

@@ -45,6 +45,7 @@ import {
   type JavaLatencyResult,
   type ProduceResult,
 } from './java-tools.js';
+import { compileConnectPlugin, connectLatencyRun, type ConnectLatencyResult } from './connect-standalone.js';
 import { pgRow } from './pg-rows.js';
 import { summarizeProfiles, type ProfileSummary } from './profile.js';
 import { renderMarkdown } from './report.js';
@@ -174,8 +175,11 @@ interface SharesinkRow {
 interface LatencyRow {
   readonly sinkMs: number;
   readonly partitions: number;
-  /** `java-share`: the Java peer (bench/java/ShareLatencyBench.java) with the same latency and batch. */
-  readonly mode: 'share' | 'classic' | 'java-share';
+  /**
+   * `java-share`: the Java peer (bench/java/ShareLatencyBench.java) with the same latency and batch;
+   * `connect`: Kafka Connect standalone with bench/java/SleepSinkConnector (bench/connect-standalone.ts).
+   */
+  readonly mode: 'share' | 'classic' | 'java-share' | 'connect';
   readonly multiplier: number;
   readonly tasks: number;
   readonly via: string;
@@ -183,7 +187,7 @@ interface LatencyRow {
   readonly avgRecordsPerPut: number | undefined;
   readonly cpuCores: number | undefined;
   readonly ranDry: boolean;
-  readonly detail: ChildResult | JavaLatencyResult;
+  readonly detail: ChildResult | JavaLatencyResult | ConnectLatencyResult;
 }
 
 interface E2eResult {
@@ -581,6 +585,12 @@ async function main(): Promise<void> {
     // -------------------------------------------------------------- scenario 3: latency sinks, scaling
     if (wants(3)) {
       const L = plan.latency;
+      // the classic anchor: Kafka Connect standalone running our SleepSinkConnector (bench/java)
+      const connectPlugin = await step('resolve Kafka Connect and compile SleepSinkConnector', async () => {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-bench-connect-plugin-'));
+        await compileConnectPlugin(dir);
+        return dir;
+      });
       for (const partitions of L.partitions) {
         const topic = topicName(`lat-p${partitions}`);
         const filled = await step(
@@ -608,6 +618,9 @@ async function main(): Promise<void> {
             ...(javaPeer
               ? L.multipliers.map((multiplier) => ({ mode: 'java-share' as const, multiplier }))
               : []),
+            ...(connectPlugin
+              ? [1, maxMult].map((multiplier) => ({ mode: 'connect' as const, multiplier }))
+              : []),
           ];
           for (const { mode, multiplier } of runs) {
             const tasks = multiplier * partitions;
@@ -632,6 +645,29 @@ async function main(): Promise<void> {
                   cpuCores: undefined,
                   ranDry: false,
                   detail: j,
+                };
+              }
+              if (mode === 'connect') {
+                const c = await connectLatencyRun({
+                  classesDir: connectPlugin!,
+                  brokers,
+                  topic,
+                  name: `${label}-${Date.now().toString(36)}`,
+                  tasks,
+                  latencyMs: sinkMs,
+                  maxPollRecords: L.maxPollRecords,
+                  maxPartitionFetchBytes: L.producerBatchBytes,
+                  topicRecords: L.topicRecords,
+                  warmupMs: L.warmupMs,
+                  windowMs: L.windowMs,
+                });
+                return {
+                  via: 'Kafka Connect standalone, SleepSinkConnector (bench/java)',
+                  recordsPerSec: c.recordsPerSec,
+                  avgRecordsPerPut: c.puts > 0 ? c.records / c.puts : undefined,
+                  cpuCores: c.cpuCores,
+                  ranDry: c.ranDry,
+                  detail: c,
                 };
               }
               const r = await runChild({
@@ -1165,6 +1201,9 @@ function computeRatios(results: BenchResults, plan: Plan): void {
   }
   const scaling: Array<Record<string, unknown>> = [];
   const latencyVsJava: Array<Record<string, unknown>> = [];
+  /** sharesink classic (and share) ÷ Kafka Connect standalone, same latency, partitions and tasks. */
+  const classicVsConnect: Array<Record<string, unknown>> = [];
+  const shareVsConnect: Array<Record<string, unknown>> = [];
   const maxMult = Math.max(...plan.latency.multipliers);
   for (const sinkMs of plan.latency.sinkMs) {
     for (const partitions of plan.latency.partitions) {
@@ -1172,7 +1211,7 @@ function computeRatios(results: BenchResults, plan: Plan): void {
         s.latency.find(
           (r) => r.sinkMs === sinkMs && r.partitions === partitions && r.mode === mode && r.multiplier === m,
         );
-      for (const mode of ['share', 'classic', 'java-share'] as const) {
+      for (const mode of ['share', 'classic', 'java-share', 'connect'] as const) {
         const one = at(mode, 1);
         const top = at(mode, maxMult);
         if (!one || !top) continue;
@@ -1199,6 +1238,26 @@ function computeRatios(results: BenchResults, plan: Plan): void {
             ratio: ratio(share.recordsPerSec, java.recordsPerSec),
           });
       }
+      for (const m of [1, maxMult]) {
+        const connect = at('connect', m);
+        if (!connect) continue;
+        for (const [mode, rows] of [
+          ['classic', classicVsConnect],
+          ['share', shareVsConnect],
+        ] as const) {
+          const other = at(mode, m);
+          if (other)
+            rows.push({
+              sinkMs,
+              partitions,
+              multiplier: m,
+              tasks: connect.tasks,
+              sharesink: round(other.recordsPerSec),
+              connect: round(connect.recordsPerSec),
+              ratio: ratio(other.recordsPerSec, connect.recordsPerSec),
+            });
+        }
+      }
     }
   }
   const pg = s.postgres;
@@ -1222,6 +1281,11 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     postgresOneThreadVsBarePg: ratio(pg?.sharesinkOneThread?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
     javaShareScalingEfficiency8x: minOf(efficiencies('java-share')),
     shareVsJavaShareUnderLatency: gm(latencyVsJava),
+    /** Geomean over latencies and task counts (1× and 8×) of sharesink classic ÷ Kafka Connect standalone. */
+    classicVsConnectUnderLatency: gm(classicVsConnect),
+    /** The same for share mode: at 8× it is share groups' scaling against Connect's one-task-per-partition. */
+    shareVsConnectUnderLatency: gm(shareVsConnect),
+    connectScalingEfficiency8x: minOf(efficiencies('connect')),
     e2eP50ShareVsJava: ratio(e2eShare?.p50Ms, e2eJava?.p50Ms),
     e2eP99ShareVsJava: ratio(e2eShare?.p99Ms, e2eJava?.p99Ms),
   };
@@ -1232,7 +1296,9 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     results.ratios[`e2eP99ShareVsJava_${fraction * 100}pct`] = ratio(share?.p99Ms, java?.p99Ms);
   }
   for (const r of scaling) {
-    const name = r.mode === 'share' ? 'share' : r.mode === 'classic' ? 'classic' : 'javaShare';
+    const name = { share: 'share', classic: 'classic', 'java-share': 'javaShare', connect: 'connect' }[
+      r.mode as LatencyRow['mode']
+    ];
     results.ratios[`${name}ScalingEfficiency8x_${r.sinkMs}ms_p${r.partitions}`] = r.efficiency as
       number | null;
   }
@@ -1241,6 +1307,8 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     classicVsJavaConsumer: classicVsJava,
     scaling,
     shareVsJavaShareUnderLatency: latencyVsJava,
+    classicVsConnectUnderLatency: classicVsConnect,
+    shareVsConnectUnderLatency: shareVsConnect,
   };
   const target = (value: number | null, goal: number) => ({
     value,

@@ -1,0 +1,95 @@
+// The task of SleepSinkConnector (see there): sleeps sleep.ms per non-empty put(), then appends
+// '<epoch µs> <records>' for that put to its progress file, flushed at most every 200 ms (and at stop)
+// so the harness can follow progress from outside the JVM.
+package sharesink.bench;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+
+public class SleepSinkTask extends SinkTask {
+    private static final long FLUSH_EVERY_NANOS = 200_000_000L;
+
+    private long sleepMs;
+    private BufferedWriter out;
+    private long lastFlush = System.nanoTime();
+
+    @Override
+    public String version() {
+        return "0.0.0";
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        sleepMs = Long.parseLong(props.getOrDefault(SleepSinkConnector.SLEEP_MS, "0"));
+        String dir = props.get(SleepSinkConnector.PROGRESS_DIR);
+        if (dir == null) throw new ConnectException(SleepSinkConnector.PROGRESS_DIR + " is required");
+        String index = props.getOrDefault(SleepSinkConnector.TASK_INDEX, "0");
+        try {
+            Files.createDirectories(Path.of(dir));
+            // a task restarted in the same run appends to the same file
+            out = Files.newBufferedWriter(Path.of(dir, "task-" + index + ".txt"), StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new ConnectException("cannot open the progress file in " + dir, e);
+        }
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        if (!records.isEmpty()) {
+            if (sleepMs > 0) {
+                try {
+                    Thread.sleep(sleepMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ConnectException("interrupted in put()", e);
+                }
+            }
+            Instant now = Instant.now();
+            long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+            try {
+                out.write(micros + " " + records.size() + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        // Connect also calls put() with no records when a poll returns none: progress still gets flushed
+        long t = System.nanoTime();
+        if (t - lastFlush >= FLUSH_EVERY_NANOS) {
+            lastFlush = t;
+            flushProgress();
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (out == null) return;
+        flushProgress();
+        try {
+            out.close();
+        } catch (IOException e) {
+            // nothing more to write
+        }
+        out = null;
+    }
+
+    private void flushProgress() {
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
