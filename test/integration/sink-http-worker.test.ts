@@ -1,6 +1,7 @@
 // HttpSink run by the Worker from a real topic, in share mode and in classic mode, into a real HTTP
-// server that answers the first requests with 503. Every record must arrive, and afterwards the share
-// group has nothing left to deliver (classic: the group's committed offsets are at the end).
+// server that answers the first requests with 503 (and, in share mode, one request with 400). Every
+// record must arrive, and afterwards the share group has nothing left to deliver (classic: the
+// group's committed offsets are at the end).
 import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
@@ -46,20 +47,26 @@ async function filledTopic(prefix: string): Promise<string> {
   return topic;
 }
 
-/** An endpoint that answers the first `failFirst` requests with 503 and collects the records of the rest. */
+/**
+ * An endpoint that answers the first `failFirst` requests with 503, refuses with 400 every request
+ * holding a record whose value is `refuse`, and collects the records of the others.
+ */
 async function endpoint(
   failFirst: number,
-): Promise<{ server: TestHttpServer; written: Map<string, Posted> }> {
+  refuse?: number,
+): Promise<{ server: TestHttpServer; written: Map<string, Posted>; refused: Map<string, Posted> }> {
   const written = new Map<string, Posted>();
+  const refused = new Map<string, Posted>();
   const server = await startHttpServer();
   servers.push(server);
   server.respond((req, n) => {
     if (n < failFirst) return { status: 503, headers: { 'retry-after': '1' } };
-    for (const p of JSON.parse(req.body.toString('utf8')) as Posted[])
-      written.set(`${p.partition}:${p.offset}`, p);
-    return { status: 200 };
+    const posted = JSON.parse(req.body.toString('utf8')) as Posted[];
+    const bad = posted.some((p) => p.value.n === refuse);
+    for (const p of posted) (bad ? refused : written).set(`${p.partition}:${p.offset}`, p);
+    return bad ? { status: 400, body: 'refused' } : { status: 200 };
   });
-  return { server, written };
+  return { server, written, refused };
 }
 
 async function runUntil(worker: Worker, done: () => boolean, timeoutMs = 90_000): Promise<void> {
@@ -81,15 +88,18 @@ function workerConfig() {
   });
 }
 
-function expectEveryRecordOnce(written: Map<string, Posted>): void {
-  expect(written.size).toBe(RECORDS);
-  expect(new Set([...written.values()].map((p) => p.value.n)).size).toBe(RECORDS);
+/** Every record of the topic arrived: written, or (share mode) refused; none both. */
+function expectEveryRecord(written: Map<string, Posted>, refused = new Map<string, Posted>()): void {
+  expect([...written.keys()].filter((k) => refused.has(k))).toEqual([]);
+  expect(written.size + refused.size).toBe(RECORDS);
+  const values = new Set([...written.values(), ...refused.values()].map((p) => p.value.n));
+  expect(values.size).toBe(RECORDS);
 }
 
 describe('HttpSink through the Worker', () => {
-  it('share mode: every record of the topic reaches the endpoint through 503s, and the group has nothing left', async () => {
+  it('share mode: every record reaches the endpoint through 503s, a 400 rejects its request, the group has nothing left', async () => {
     const topic = await filledTopic('sink-http-share');
-    const { server, written } = await endpoint(3);
+    const { server, written, refused } = await endpoint(3, 7);
     const name = `${topic}-http`;
     const worker = workerConfig();
     const w = new Worker({
@@ -114,17 +124,19 @@ describe('HttpSink through the Worker', () => {
         ),
       ],
     });
-    await runUntil(w, () => written.size >= RECORDS);
+    await runUntil(w, () => written.size + refused.size >= RECORDS);
     expect(w.taskFailures).toEqual([]);
-    expectEveryRecordOnce(written);
+    expectEveryRecord(written, refused);
+    expect(refused.size).toBeGreaterThan(0);
     expect([...written.values()].every((p) => typeof p.deliveryCount === 'number')).toBe(true);
     expect(server.requests.every((r) => r.path === `/ingest/${topic}`)).toBe(true);
     expect(server.requests.every((r) => typeof r.headers['idempotency-key'] === 'string')).toBe(true);
     const [summary] = w.summary().connectors;
     expect(summary!.mode).toBe('share');
-    expect(summary!.counters).toMatchObject({ accepted: RECORDS, rejected: 0 });
+    // the records of the refused request were REJECTed, all others ACCEPTed
+    expect(summary!.counters).toMatchObject({ accepted: RECORDS - refused.size, rejected: refused.size });
 
-    // everything was ACCEPTed: a new member of the same share group gets nothing
+    // every record was acknowledged: a new member of the same share group gets nothing
     const check = consumers.make(summary!.groupId);
     await check.subscribe([topic]);
     expect(await pollFor(check, 5000)).toEqual([]);
@@ -150,7 +162,7 @@ describe('HttpSink through the Worker', () => {
     const w = new Worker({ worker, logger: testLogger, connectors: [config] });
     await runUntil(w, () => written.size >= RECORDS);
     expect(w.taskFailures).toEqual([]);
-    expectEveryRecordOnce(written);
+    expectEveryRecord(written);
     expect([...written.values()].every((p) => p.deliveryCount === null)).toBe(true);
     expect(w.summary().connectors[0]!.mode).toBe('classic');
 
