@@ -172,6 +172,16 @@ converter set here takes its settings (\`value.converter.*\`) from this file onl
 
 ${table(inGroup(connector, 'errors'))}
 
+## Single Message Transforms
+
+${table(inGroup(connector, 'transforms'))}
+
+Each alias in \`transforms\` needs \`transforms.<alias>.type\` (a built-in transform, by Connect's class
+name or its short name, or a module) and takes its settings as \`transforms.<alias>.<setting>\`;
+\`transforms.<alias>.predicate\` names a predicate alias and \`transforms.<alias>.negate=true\` inverts it.
+Predicates are declared the same way under \`predicates.<alias>.\`. Every built-in, its settings and what
+happens to the records a transform drops: [transforms.md](transforms.md).
+
 ## Share mode
 
 ${table(shareOwn)}

@@ -95,11 +95,13 @@ export function failureMessage(put: PutResult | undefined, reasons: Map<number, 
   return first?.message ?? 'errant record';
 }
 
+/** Connect's stage names: KEY_CONVERTER, VALUE_CONVERTER, HEADER_CONVERTER, TRANSFORMATION. */
 function converterReason(f: ConverterFailureInfo): DeadLetterReason {
+  const transform = f.part === 'transform';
   return {
-    stage: `${f.part.toUpperCase()}_CONVERTER`,
+    stage: transform ? 'TRANSFORMATION' : `${f.part.toUpperCase()}_CONVERTER`,
     executingClass: f.converter,
-    exceptionClass: 'ConverterError',
+    exceptionClass: transform ? 'TransformError' : 'ConverterError',
     message: f.message,
   };
 }

@@ -204,7 +204,7 @@ export class ConnectorRuntime {
 
   private makeRunner(id: number, props: Record<string, string>, onFailure: (e: Error) => void): TaskRunner {
     const c = this.config;
-    const poolTask = { id: `${c.name}-${id}`, props, converters: c.converters };
+    const poolTask = { id: `${c.name}-${id}`, props, converters: c.converters, transforms: c.transforms };
     const common = {
       connector: c.name,
       taskId: id,

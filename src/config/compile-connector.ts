@@ -7,6 +7,7 @@ import { parseValues } from './parse-values.js';
 import { applyShareMode, classicModeWarnings, type ConsumerSetting } from './share-mode.js';
 import { SHARE_GROUP_PREFIX } from './share-def.js';
 import type { ConnectorConfig, ErrorsConfig, GroupProtocol, WorkerConfig } from './types.js';
+import { compileTransforms } from './transforms.js';
 import { compileTopicsRegex } from './validators.js';
 
 export interface CompileConnectorOptions {
@@ -104,6 +105,15 @@ export function validateConnectorConfig(
       );
   }
 
+  const transforms = compileTransforms(
+    props,
+    values['transforms'],
+    values['predicates'],
+    options.cwd ?? process.cwd(),
+  );
+  problems.push(...transforms.problems);
+  warnings.push(...transforms.warnings);
+
   for (const key of Object.keys(props)) {
     if (key.startsWith('share.') && !key.startsWith(SHARE_GROUP_PREFIX) && !DECLARED.has(key))
       warnings.push(`${key}: not a sharesink setting; ignored${didYouMean(key, DECLARED)}`);
@@ -132,6 +142,7 @@ export function validateConnectorConfig(
     groupId,
     converters: convertersFromProps(worker.raw, props),
     errors,
+    transforms: transforms.config,
     putTimeoutMs: values['put.timeout.ms'] ?? Infinity,
     lockRenewal: values['share.lock.renewal'] as ConnectorConfig['lockRenewal'],
     renewFraction: values['share.lock.renew.fraction'],

@@ -15,6 +15,7 @@ import {
 
 const connector = 'connector';
 const errors = 'errors';
+const transforms = 'transforms';
 
 export const CONNECTOR_BASE_DEF = new ConfigDef()
   .define({
@@ -198,5 +199,28 @@ export const ERRORS_DEF = new ConfigDef()
       'Classic mode: add `__connect.errors.*` headers describing the failure to dead-letter records. In share mode the broker always adds its own `__dlq.errors.*` headers.',
   });
 
-/** The connector file (`.properties` or JSON): connector, errors and share settings. */
-export const CONNECTOR_CONFIG_DEF = CONNECTOR_BASE_DEF.merge(ERRORS_DEF).merge(SHARE_CONFIG_DEF);
+/** The lists; each alias's `type` and settings live under its prefix (see src/config/transforms.ts). */
+export const TRANSFORMS_DEF = new ConfigDef()
+  .define({
+    name: 'transforms',
+    type: 'list',
+    default: [],
+    importance: 'low',
+    group: transforms,
+    documentation:
+      'Aliases of the Single Message Transforms to apply to each record, in order, between the converters and `put()`. Each needs `transforms.<alias>.type`; see docs/transforms.md.',
+  })
+  .define({
+    name: 'predicates',
+    type: 'list',
+    default: [],
+    importance: 'low',
+    group: transforms,
+    documentation:
+      'Aliases of the predicates transforms refer to with `transforms.<alias>.predicate`. Each needs `predicates.<alias>.type`; see docs/transforms.md.',
+  });
+
+/** The connector file (`.properties` or JSON): connector, errors, transforms and share settings. */
+export const CONNECTOR_CONFIG_DEF = CONNECTOR_BASE_DEF.merge(ERRORS_DEF)
+  .merge(TRANSFORMS_DEF)
+  .merge(SHARE_CONFIG_DEF);

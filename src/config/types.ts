@@ -4,6 +4,7 @@
  * turn them into these shapes or throw one ConfigError listing every problem.
  */
 import type { ConvertersConfig } from '../connect/converters/registry.js';
+import type { TransformsConfig } from '../connect/transforms/spec.js';
 
 export type GroupProtocol = 'share' | 'classic';
 
@@ -71,6 +72,8 @@ export interface ConnectorConfig {
   /** Connector-level converters override the worker's. */
   readonly converters: ConvertersConfig;
   readonly errors: ErrorsConfig;
+  /** `transforms`, `predicates` and their settings, checked; what each worker thread builds its chain from. */
+  readonly transforms: TransformsConfig;
   /** `put.timeout.ms` (ours; Connect has none). Default: none (Infinity). */
   readonly putTimeoutMs: number;
   /** `share.lock.renewal`: `auto` (default) renews locks on Kafka ≥ 4.2, `off` never does. */

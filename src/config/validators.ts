@@ -68,7 +68,7 @@ export function hostPorts(): Validator<readonly string[] | null> {
  * are lowercase, so a capitalised bare name can never be imported; saying so now beats a failed
  * import at start-up.
  */
-function isJavaClassName(name: string): boolean {
+export function isJavaClassName(name: string): boolean {
   if (name.startsWith('.') || name.startsWith('/') || name.startsWith('file:') || name.includes('/'))
     return false;
   return /[A-Z]/.test(name) || name.startsWith('org.apache.kafka.');

@@ -42,3 +42,12 @@ export {
   type LoadedConverters,
 } from './converters/registry.js';
 export { convertBatch, type ConvertedBatch, type ConversionFailure } from './converters/convert-batch.js';
+export type {
+  Transformation,
+  Predicate,
+  TransformationClass,
+  PredicateClass,
+} from './transforms/transformation.js';
+export { TransformError, TransformModuleError } from './transforms/errors.js';
+export { TransformChain, type ChainResult } from './transforms/chain.js';
+export type { TransformsConfig, TransformSpec, PluginSpec } from './transforms/spec.js';

@@ -4,6 +4,7 @@
  */
 import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { TopicPartition } from '../connect/sink-record.js';
+import type { TransformsConfig } from '../connect/transforms/spec.js';
 import type { WireBatch } from './wire-batch.js';
 
 export interface Assignment {
@@ -18,6 +19,8 @@ export interface PutRequest {
   readonly configKey: string;
   readonly props: Readonly<Record<string, string>>;
   readonly converters: ConvertersConfig;
+  /** The connector's transform chain, applied after the converters; none when absent. */
+  readonly transforms?: TransformsConfig | undefined;
   readonly assignment: Assignment;
   readonly batch: WireBatch;
 }
@@ -28,12 +31,15 @@ export interface RecordRejection {
   readonly message: string;
 }
 
+/** A record that never reached `put()` because a converter or a transform failed on it: an errant record. */
 export interface ConverterFailureInfo {
   readonly index: number;
-  readonly code: 'SHARESINK_CONVERTER_FAILED';
+  readonly code: 'SHARESINK_CONVERTER_FAILED' | 'SHARESINK_TRANSFORM_FAILED';
   readonly message: string;
+  /** The class that failed: the converter, or the transform's `type` as configured. */
   readonly converter: string;
-  readonly part: 'key' | 'value' | 'header';
+  /** Where it failed: one of the converters, or the transform chain. */
+  readonly part: 'key' | 'value' | 'header' | 'transform';
 }
 
 export interface ErrorInfo {

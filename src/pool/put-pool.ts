@@ -5,6 +5,7 @@ import { BroadcastChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DEFAULT_CONVERTERS, type ConvertersConfig } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
+import { NO_TRANSFORMS, type TransformsConfig } from '../connect/transforms/spec.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type {
   Assignment,
@@ -39,6 +40,7 @@ export interface PoolTask {
   readonly id: string;
   readonly props: Readonly<Record<string, string>>;
   readonly converters?: ConvertersConfig;
+  readonly transforms?: TransformsConfig;
   readonly assignment?: Assignment;
 }
 
@@ -130,6 +132,7 @@ export class PutPool {
       configKey: this.#configKey(task),
       props: task.props,
       converters: task.converters ?? DEFAULT_CONVERTERS,
+      transforms: task.transforms ?? NO_TRANSFORMS,
       assignment: task.assignment ?? NO_ASSIGNMENT,
       batch: wire,
     };
@@ -201,7 +204,11 @@ export class PutPool {
   #configKey(task: PoolTask): string {
     let key = this.#configKeys.get(task);
     if (key === undefined) {
-      key = JSON.stringify([task.props, task.converters ?? DEFAULT_CONVERTERS]);
+      key = JSON.stringify([
+        task.props,
+        task.converters ?? DEFAULT_CONVERTERS,
+        task.transforms ?? NO_TRANSFORMS,
+      ]);
       this.#configKeys.set(task, key);
     }
     return key;

@@ -4,6 +4,7 @@ import { loadConnectorModule, type ConnectorModule } from '../connect/connector-
 import { convertBatch } from '../connect/converters/convert-batch.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
+import { TransformChain } from '../connect/transforms/chain.js';
 import {
   BATCH_INDEX,
   type SinkRecord,
@@ -27,6 +28,8 @@ interface Hosted {
   readonly configKey: string;
   readonly instance: SinkTask;
   readonly converters: LoadedConverters;
+  /** Applied to every converted batch before put(); Connect builds one chain per task. */
+  readonly transforms: TransformChain;
   readonly props: Readonly<Record<string, string>>;
   assignmentVersion: number;
   partitions: readonly TopicPartition[];
@@ -111,7 +114,11 @@ export class TaskHost {
     try {
       if (hosted.partitions.length > 0) await hosted.instance.close(hosted.partitions);
     } finally {
-      await hosted.instance.stop();
+      try {
+        await hosted.instance.stop();
+      } finally {
+        hosted.transforms.close();
+      }
     }
     return true;
   }
@@ -123,12 +130,17 @@ export class TaskHost {
       throw error;
     });
     const converters = await createConverters(request.converters, importModule);
+    // before the task starts: a transform that cannot be configured fails the start, like a converter
+    const transforms = request.transforms
+      ? await TransformChain.load(request.transforms, importModule)
+      : TransformChain.EMPTY;
     const instance = new module.task();
     const hosted: Hosted = {
       taskId: request.taskId,
       configKey: request.configKey,
       instance,
       converters,
+      transforms,
       props: request.props,
       assignmentVersion: request.assignment.version,
       partitions: request.assignment.partitions,
@@ -145,6 +157,7 @@ export class TaskHost {
       await Promise.resolve()
         .then(() => instance.stop())
         .catch(() => undefined);
+      transforms.close();
       throw error;
     }
     this.#tasks.set(request.taskId, hosted);
@@ -189,15 +202,25 @@ export class TaskHost {
       await this.#syncAssignment(hosted, request);
       const convertStart = performance.now();
       const raws = decodeWireBatch(request.batch);
-      const { records, failures } = convertBatch(raws, hosted.converters);
-      convertMs = performance.now() - convertStart;
-      converterFailures = failures.map(({ index, error }) => ({
+      const converted = convertBatch(raws, hosted.converters);
+      converterFailures = converted.failures.map(({ index, error }) => ({
         index,
         code: 'SHARESINK_CONVERTER_FAILED',
         message: error.message,
         converter: error.converter,
         part: error.part,
       }));
+      // dropped records are simply not put: with no failure reported they are acked like put ones
+      const { records, failures } = hosted.transforms.apply(converted.records);
+      for (const { index, error } of failures)
+        converterFailures.push({
+          index,
+          code: 'SHARESINK_TRANSFORM_FAILED',
+          message: error.message,
+          converter: error.type,
+          part: 'transform',
+        });
+      convertMs = performance.now() - convertStart;
       if (records.length === 0)
         return this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted);
       hosted.rejections = new Map();

@@ -1,6 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as api from '../../src/index.js';
-import type { ConnectorConfig, PartitionAckResult, ShareRecord, WorkerSummary } from '../../src/index.js';
+import type {
+  ConnectorConfig,
+  PartitionAckResult,
+  Predicate,
+  ShareRecord,
+  SinkRecord,
+  Transformation,
+  TransformsConfig,
+  WorkerSummary,
+} from '../../src/index.js';
 
 describe('public API (src/index.ts)', () => {
   it('exports the runtime, the share consumer, the connector contract and the machines', () => {
@@ -28,6 +37,9 @@ describe('public API (src/index.ts)', () => {
       'loadConnectorConfig',
       'createTransitionCounter',
       'CHANNEL_LOCK_RENEWED',
+      'TransformChain',
+      'TransformError',
+      'TransformModuleError',
     ]) {
       expect(api, name).toHaveProperty(name);
     }
@@ -37,6 +49,9 @@ describe('public API (src/index.ts)', () => {
     expectTypeOf<ShareRecord['deliveryCount']>().toEqualTypeOf<number>();
     expectTypeOf<PartitionAckResult['error']>().toEqualTypeOf<api.SharesinkError | null>();
     expectTypeOf<ConnectorConfig['groupProtocol']>().toEqualTypeOf<'share' | 'classic'>();
+    expectTypeOf<ConnectorConfig['transforms']>().toEqualTypeOf<TransformsConfig>();
+    expectTypeOf<Transformation['apply']>().returns.toEqualTypeOf<SinkRecord | null>();
+    expectTypeOf<Predicate['test']>().returns.toEqualTypeOf<boolean>();
     expectTypeOf<WorkerSummary['connectors'][number]['counters']['accepted']>().toEqualTypeOf<number>();
     expectTypeOf(api.ShareConsumer.prototype.acknowledge)
       .parameter(1)

@@ -31,6 +31,7 @@ describe('compileConnectorConfig', () => {
         deadLetterQueueTopic: undefined,
         deadLetterQueueContextHeaders: false,
       },
+      transforms: { transforms: [], predicates: [] },
       putTimeoutMs: Infinity,
       lockRenewal: 'auto',
       renewFraction: 0.5,

@@ -1,0 +1,203 @@
+/** Connect's Cast: casts the whole value, or some fields, to another primitive type. */
+import { ConfigDef } from '../config-def.js';
+import { DataError } from '../errors.js';
+import type { Field, Schema, SchemaType } from '../schema.js';
+import type { SinkRecord } from '../sink-record.js';
+import { fieldSyntaxDef, problem, replaceNullDef } from './common-config.js';
+import {
+  fieldValue,
+  fromEntries,
+  get,
+  kindOf,
+  requireMap,
+  requireStruct,
+  SchemaCache,
+  structSchema,
+  type Operating,
+} from './data.js';
+import { javaDouble, javaFloat, javaIntCast, parseJavaFloat, parseJavaInteger } from './java-text.js';
+import type { Transformation } from './transformation.js';
+
+const PURPOSE = 'cast types';
+const TARGETS: readonly SchemaType[] = [
+  'int8',
+  'int16',
+  'int32',
+  'int64',
+  'float32',
+  'float64',
+  'boolean',
+  'string',
+];
+const INPUTS = new Set<SchemaType>([...TARGETS, 'bytes']);
+const BITS = { int8: 8, int16: 16, int32: 32, int64: 64 } as const;
+const WHOLE = '';
+
+export const CAST_DEF = new ConfigDef()
+  .define({
+    name: 'spec',
+    type: 'list',
+    validator: {
+      check: (v) => (v !== null && v.length === 0 ? 'is empty' : undefined),
+      describe: () =>
+        `field:type pairs (a:int32,b:string), or one type to cast the whole value to; types: ${TARGETS.join(', ')}`,
+    },
+    importance: 'high',
+    documentation:
+      'List of `field:type` pairs, or a single type to cast the entire value to. Types: int8, int16, int32, int64, float32, float64, boolean, string.',
+  })
+  .merge(fieldSyntaxDef())
+  .merge(replaceNullDef());
+
+/** `spec` as field → type; the whole-value cast is the single entry under the empty name. */
+function parseSpec(spec: readonly string[]): Map<string, SchemaType> {
+  const casts = new Map<string, SchemaType>();
+  const bad: string[] = [];
+  for (const entry of spec) {
+    const colon = entry.lastIndexOf(':');
+    const field = colon === -1 ? WHOLE : entry.slice(0, colon).trim();
+    const type = (colon === -1 ? entry : entry.slice(colon + 1)).trim().toLowerCase() as SchemaType;
+    if (!TARGETS.includes(type) || (colon !== -1 && field === '')) bad.push(entry);
+    else casts.set(field, type);
+  }
+  const accepted = `field:type pairs or a single type, types ${TARGETS.join(', ')}`;
+  if (bad.length > 0)
+    throw problem('spec', `has invalid entries ${bad.map((b) => JSON.stringify(b)).join(', ')}`, accepted);
+  if (casts.has(WHOLE) && spec.length > 1)
+    throw problem(
+      'spec',
+      'mixes a whole-value type with other entries',
+      `a single type on its own, ${accepted}`,
+    );
+  return casts;
+}
+
+/** The Connect schema type a schemaless value has (a JSON integer is a Long, a fraction a Double). */
+function inferType(value: unknown): SchemaType {
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return Number.isInteger(value) ? 'int64' : 'float64';
+    default:
+      if (value instanceof Uint8Array) return 'bytes';
+      throw new DataError(`Cast transformation does not support casting from ${kindOf(value)}`);
+  }
+}
+
+export function castValue(value: unknown, from: SchemaType, to: SchemaType): unknown {
+  if (value === null || value === undefined) return null;
+  if (!INPUTS.has(from)) throw new DataError(`Cast transformation does not support casting from ${from}`);
+  const fail = (): never => {
+    throw new DataError(
+      `Cast transformation could not cast ${JSON.stringify(String(value))} (${from}) to ${to}`,
+    );
+  };
+  switch (to) {
+    case 'string':
+      if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+      if (typeof value === 'number')
+        return from === 'float32' ? javaFloat(value) : from === 'float64' ? javaDouble(value) : String(value);
+      return String(value);
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'number') return value !== 0;
+      if (typeof value === 'string') return value.toLowerCase() === 'true';
+      return fail();
+    case 'float32':
+    case 'float64': {
+      let n: number | undefined;
+      if (typeof value === 'number') n = value;
+      else if (typeof value === 'boolean') n = value ? 1 : 0;
+      else if (typeof value === 'string') n = parseJavaFloat(value);
+      if (n === undefined) return fail();
+      return to === 'float32' ? Math.fround(n) : n;
+    }
+    default: {
+      const bits = BITS[to as keyof typeof BITS];
+      if (typeof value === 'number') return javaIntCast(value, bits);
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      if (typeof value === 'string') return parseJavaInteger(value, bits) ?? fail();
+      return fail();
+    }
+  }
+}
+
+export class Cast implements Transformation {
+  readonly #side: Operating;
+  readonly #cache = new SchemaCache();
+  #casts = new Map<string, SchemaType>();
+  #replaceNull = true;
+
+  constructor(side: Operating) {
+    this.#side = side;
+  }
+
+  configure(props: Readonly<Record<string, string>>): void {
+    const v = CAST_DEF.parse(props);
+    this.#casts = parseSpec(v.spec);
+    this.#replaceNull = v['replace.null.with.default'];
+  }
+
+  apply(record: SinkRecord): SinkRecord {
+    const schema = this.#side.schema(record);
+    const value = this.#side.value(record);
+    const whole = this.#casts.get(WHOLE);
+    if (whole !== undefined) {
+      if (schema === undefined)
+        return this.#side.update(
+          record,
+          undefined,
+          value == null ? null : castValue(value, inferType(value), whole),
+        );
+      const target = this.#cache.get(schema, (s) => this.#castSchema(s, whole));
+      return this.#side.update(record, target, castValue(value, schema.type, whole));
+    }
+    if (value === null || value === undefined) return record;
+    if (schema === undefined) {
+      const map = requireMap(value, PURPOSE);
+      const entries: [string, unknown][] = Object.entries(map).filter(([k]) => !this.#casts.has(k));
+      // Connect puts every cast field, so an absent one appears as null
+      for (const [name, type] of this.#casts) {
+        const v = get(map, name);
+        entries.push([name, v === null || v === undefined ? null : castValue(v, inferType(v), type)]);
+      }
+      return this.#side.update(record, undefined, fromEntries(entries));
+    }
+    const struct = requireStruct(schema, value, PURPOSE);
+    const updated = this.#cache.get(schema, (s) => this.#structSchema(s));
+    const entries = (schema.fields ?? []).map((field): [string, unknown] => {
+      const v = fieldValue(struct, field, this.#replaceNull);
+      const type = this.#casts.get(field.name);
+      return [field.name, type === undefined ? v : castValue(v, field.schema.type, type)];
+    });
+    return this.#side.update(record, updated, fromEntries(entries));
+  }
+
+  #castSchema(source: Schema, to: SchemaType): Schema {
+    if (
+      !INPUTS.has(source.type) ||
+      (source.name !== undefined && source.name.startsWith('org.apache.kafka.connect.data.'))
+    )
+      throw new DataError(`Cast transformation does not support casting from ${source.name ?? source.type}`);
+    const schema: { -readonly [K in keyof Schema]: Schema[K] } = {
+      type: to,
+      optional: source.optional ?? false,
+    };
+    if (source.default !== undefined && source.default !== null)
+      schema.default = castValue(source.default, source.type, to);
+    return schema;
+  }
+
+  #structSchema(source: Schema): Schema {
+    if (source.type !== 'struct')
+      throw new DataError(`Only Struct objects supported for [${PURPOSE}], found: ${source.type}`);
+    const fields = (source.fields ?? []).map((field): Field => {
+      const type = this.#casts.get(field.name);
+      return type === undefined ? field : { name: field.name, schema: this.#castSchema(field.schema, type) };
+    });
+    return structSchema(source, fields);
+  }
+}
