@@ -119,6 +119,91 @@ describe('PostgresSink against PostgreSQL', () => {
     ]);
   });
 
+  it('a multi-row statement (one array per column) writes what one row at a time would, for awkward values and types', async () => {
+    const table = uniqueTable();
+    const schema = `sink_pg "schema" ${randomBytes(3).toString('hex')}`;
+    cleanup.push(`DROP SCHEMA IF EXISTS ${q(schema)} CASCADE`);
+    await admin.query(`CREATE SCHEMA ${q(schema)}`);
+    await admin.query(`CREATE TYPE ${q(schema)}."Mood" AS ENUM ('ok', 'sad')`);
+    await admin.query(`CREATE DOMAIN ${q(schema)}.small AS int CHECK (VALUE < 100)`);
+    await admin.query(
+      `CREATE TABLE ${q(schema)}.${q(table)} (id int, txt text, code char(3), short varchar(5), big bigint,
+         amount numeric(8,2), ratio double precision, ok boolean, raw bytea, doc jsonb, plain json,
+         day date, at time, ts timestamptz, "timestamp" timestamp, mood ${q(schema)}."Mood", n ${q(schema)}.small)`,
+    );
+    const awkward = ['a"b', 'back\\slash', '{braces},comma', 'NULL', '', ' padded ', 'ünï ☃', 'x\ny'];
+    const values = awkward.map((txt, i) => ({
+      id: i,
+      txt,
+      code: i % 2 === 0 ? 'ab' : 'xyz',
+      short: txt.slice(0, 5),
+      big: 2 ** 53 - i,
+      amount: 1234.567 + i,
+      ratio: i === 0 ? null : 1 / i,
+      ok: i % 2 === 0,
+      raw: Buffer.from([0, 92, 34, i]),
+      doc: { txt, n: [i, '"q"'] },
+      plain: [txt],
+      day: new Date(Date.UTC(2024, 1, 29 - i)),
+      at: new Date(Date.UTC(1970, 0, 1, 12, i, 30, 125)),
+      ts: new Date(Date.UTC(2024, 0, 1, 0, 0, i)),
+      timestamp: `2024-01-01 00:00:0${i}`,
+      mood: i % 2 === 0 ? 'ok' : 'sad',
+      n: i,
+    }));
+    const { task, errant } = await start({ table, 'table.schema': schema });
+    await task.put(values.map((v) => rec(v)));
+    await task.put([rec({ ...values[0]!, id: 100 })]); // one row: written with VALUES
+    expect(errant).toEqual([]);
+    const written = await rows(
+      `SELECT id, txt, code, short, big::text, amount::text, ratio, ok, raw, doc, plain, day::text, at::text,
+              ts, "timestamp"::text, mood::text, n FROM ${q(schema)}.${q(table)} ORDER BY id`,
+    );
+    const expected = (v: (typeof values)[number], id = v.id) => ({
+      id,
+      txt: v.txt,
+      code: v.code.padEnd(3),
+      short: v.short,
+      big: String(v.big),
+      amount: (Math.round(v.amount * 100) / 100).toFixed(2),
+      ratio: v.ratio,
+      ok: v.ok,
+      raw: v.raw,
+      doc: v.doc,
+      plain: v.plain,
+      day: v.day.toISOString().slice(0, 10),
+      at: v.at.toISOString().slice(11, 23),
+      ts: v.ts,
+      timestamp: v.timestamp,
+      mood: v.mood,
+      n: v.n,
+    });
+    expect(written).toEqual([...values.map((v) => expected(v)), expected(values[0]!, 100)]);
+  });
+
+  it('a multi-row statement fails like VALUES would: too long for char(n) or varchar(n), not a number', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int, code char(2), short varchar(3))`);
+    const { task, errant } = await start({ table });
+    const batch = [
+      rec({ id: 1, code: 'ab', short: 'abc' }),
+      rec({ id: 2, code: 'abc', short: 'a' }), // char(2): an explicit cast would truncate, assignment refuses
+      rec({ id: 3, code: 'a', short: 'abcd' }),
+      rec({ id: '4.5', code: 'a', short: 'a' }),
+      rec({ id: 5, code: null, short: null }),
+    ];
+    await task.put(batch);
+    expect(await rows(`SELECT id, code, short FROM "${table}" ORDER BY id`)).toEqual([
+      { id: 1, code: 'ab', short: 'abc' },
+      { id: 5, code: null, short: null },
+    ]);
+    expect(errant.map((e) => e.message)).toEqual([
+      expect.stringMatching(/too long.*SQLSTATE 22001/),
+      expect.stringMatching(/too long.*SQLSTATE 22001/),
+      expect.stringMatching(/invalid input syntax for type integer.*SQLSTATE 22P02/),
+    ]);
+  });
+
   it('auto.create: columns typed from the Connect schema, identifiers quoted literally', async () => {
     const table = uniqueTable('sink_pg "quoted"; drop');
     const schema: Schema = {

@@ -24,7 +24,6 @@ export interface Row {
   readonly table: string;
   readonly columns: readonly string[];
   readonly values: readonly unknown[];
-  readonly specs: readonly ColumnSpec[];
   /** Upsert: earlier rows of the same batch with the same key, which this row overwrites. */
   superseded: Row[];
 }
@@ -33,6 +32,15 @@ const META_SPECS: readonly ColumnSpec[] = [
   { type: 'text', notNull: true },
   { type: 'integer', notNull: true },
   { type: 'bigint', notNull: true },
+];
+
+/** The key/value layout, shared by every such row. */
+const KV_COLUMNS: readonly string[] = [...IDEMPOTENCE_KEY, META.timestamp, 'key', 'value'];
+const KV_SPECS: readonly ColumnSpec[] = [
+  ...META_SPECS,
+  { type: 'timestamptz', notNull: false },
+  { type: 'text', notNull: false },
+  { type: 'jsonb', notNull: false },
 ];
 
 /** Plain objects are structs (Connect Structs and string-keyed maps arrive as them); the rest is not. */
@@ -49,21 +57,18 @@ export function isStruct(value: unknown): value is Record<string, unknown> {
  */
 export function toRow(record: SinkRecord, table: string, mode: InsertMode, pkFields: readonly string[]): Row {
   const { value } = record;
-  let columns: string[];
+  let columns: readonly string[];
   let values: unknown[];
-  let specs: ColumnSpec[];
   if (isStruct(value)) {
-    columns = Object.keys(value);
-    values = columns.map((c) => value[c]);
-    const fields = record.valueSchema?.type === 'struct' ? record.valueSchema.fields : undefined;
-    specs = columns.map((c, i) => columnSpec(fields?.find((f) => f.name === c)?.schema, values[i]));
+    const fields = Object.keys(value);
+    values = fields.map((c) => value[c]);
     if (mode === 'idempotent') {
-      columns.push(...IDEMPOTENCE_KEY);
+      fields.push(...IDEMPOTENCE_KEY);
       values.push(record.topic, record.partition, record.offset);
-      specs.push(...META_SPECS);
     }
+    columns = fields;
   } else {
-    columns = [...IDEMPOTENCE_KEY, META.timestamp, 'key', 'value'];
+    columns = KV_COLUMNS;
     values = [
       record.topic,
       record.partition,
@@ -71,12 +76,6 @@ export function toRow(record: SinkRecord, table: string, mode: InsertMode, pkFie
       record.timestamp === null ? null : new Date(record.timestamp),
       keyText(record.key),
       value,
-    ];
-    specs = [
-      ...META_SPECS,
-      { type: 'timestamptz', notNull: false },
-      { type: 'text', notNull: false },
-      { type: 'jsonb', notNull: false },
     ];
   }
   if (columns.length === 0) throw new DataError('the value is a struct with no fields');
@@ -87,7 +86,23 @@ export function toRow(record: SinkRecord, table: string, mode: InsertMode, pkFie
         throw new DataError(`the primary key field ${pk} is missing or null`);
     }
   }
-  return { record, table, columns, values, specs, superseded: [] };
+  return { record, table, columns, values, superseded: [] };
+}
+
+/**
+ * The row's columns as auto.create would declare them. Only CREATE TABLE needs this, so it is worked
+ * out then rather than for every row written.
+ */
+export function columnSpecs(row: Row): readonly ColumnSpec[] {
+  const { value, valueSchema } = row.record;
+  if (!isStruct(value)) return KV_SPECS;
+  const fieldCount = Object.keys(value).length;
+  const fields = valueSchema?.type === 'struct' ? valueSchema.fields : undefined;
+  return row.columns.map((c, i) =>
+    i >= fieldCount
+      ? META_SPECS[i - fieldCount]!
+      : columnSpec(fields?.find((f) => f.name === c)?.schema, row.values[i]),
+  );
 }
 
 function keyText(key: unknown): string | null {
@@ -156,6 +171,8 @@ export interface ColumnInfo {
   readonly type: string;
   /** pg_type.typcategory: A for arrays. */
   readonly category: string;
+  /** The type as a cast target, schema-qualified and quoted: `pg_catalog.int4`, `"my schema".mood`. */
+  readonly sqlType: string;
 }
 
 /**
