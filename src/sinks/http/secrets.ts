@@ -7,9 +7,11 @@
 
 export const HIDDEN = '[hidden]';
 
-/** Headers whose values are credentials by convention; their values are redacted and never shown. */
-const SENSITIVE_HEADER =
-  /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$|token|secret|password/i;
+/**
+ * Headers whose values are credentials by convention (Authorization, Proxy-Authorization, Cookie,
+ * X-Api-Key, X-Auth-Token, X-Session-Id, X-Hub-Signature, …); their values are redacted.
+ */
+const SENSITIVE_HEADER = /auth|token|secret|passw|api-?key|cookie|session|signature|credential/i;
 
 export function isSensitiveHeader(name: string): boolean {
   return SENSITIVE_HEADER.test(name);

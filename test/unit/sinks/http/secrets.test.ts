@@ -31,6 +31,9 @@ describe('HttpSink secret masking', () => {
 
   it('names sensitive headers by convention', () => {
     for (const name of [
+      'X-Custom-Auth',
+      'X-Session-Id',
+      'X-Hub-Signature',
       'Authorization',
       'proxy-authorization',
       'Cookie',
