@@ -23,6 +23,15 @@
  * process.on('SIGTERM', () => void w.stop());
  * ```
  *
+ * @example Serve Connect's REST API, /metrics, /health and the live view of the machines
+ * ```ts
+ * import { startRestServer } from 'sharesink';
+ *
+ * const rest = await startRestServer(w, { listener: 'http://127.0.0.1:8083' });
+ * // curl 127.0.0.1:8083/connectors/orders-to-file/status; open 127.0.0.1:8083/machines
+ * process.on('SIGTERM', () => void rest.close().then(() => w.stop()));
+ * ```
+ *
  * @example Use the share consumer on its own
  * ```ts
  * import { ShareConsumer } from 'sharesink';
@@ -75,7 +84,14 @@ export * from './connect/index.js';
 export { Worker, stopOnSignals } from './actors/worker.js';
 export type { WorkerOptions, WorkerSummary } from './actors/worker.js';
 export { ConnectorRuntime } from './actors/connector-runtime.js';
-export type { ConnectorSummary, TaskStatus, TaskRunner } from './actors/connector-runtime.js';
+export type {
+  ConnectorSummary,
+  TaskStatus,
+  TaskRunner,
+  ConnectState,
+  RestartOptions,
+  TaskMetrics,
+} from './actors/connector-runtime.js';
 export { ShareTaskRunner } from './actors/share-task-runner.js';
 export type { ShareTaskRunnerOptions } from './actors/share-task-runner.js';
 export { LockSupervisor } from './actors/supervisor.js';
@@ -137,3 +153,10 @@ export type {
 } from './observability/channels.js';
 export { createTransitionCounter } from './observability/transition-counter.js';
 export type { TransitionCounter, TransitionCount } from './observability/transition-counter.js';
+export { createActorCensus } from './observability/actor-census.js';
+export type { ActorCensus } from './observability/actor-census.js';
+
+// the REST API (Connect's endpoints), /metrics, /health and the live view of the machines
+export { startRestServer } from './rest/server.js';
+export type { RestServer, RestServerOptions } from './rest/server.js';
+export type { RestWorker, RestConnector } from './rest/worker-view.js';

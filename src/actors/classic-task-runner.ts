@@ -112,6 +112,7 @@ export class ClassicTaskRunner {
   private heartbeatMs = 3000;
   private seq = 0;
   private running = false;
+  private paused = false;
   private stopping: Promise<void> | undefined;
   private failed: Error | undefined;
 
@@ -197,6 +198,20 @@ export class ClassicTaskRunner {
     // a new version makes every pool thread diff it on its next put: close(revoked), open(assigned)
     this.task = { ...this.o.poolTask, assignment: { version: ++this.assignmentVersion, partitions } };
     this.log.info({ partitions: partitions.length, version: this.assignmentVersion }, 'partitions assigned');
+    // a paused task stays paused across rebalances, including for topics it did not own before
+    if (this.paused) this.pauseAll();
+  }
+
+  /** Stops fetching (kafkajs `pause`); batches already taken finish and commit. For REST pause. */
+  pause(): void {
+    this.paused = true;
+    this.pauseAll();
+  }
+
+  resume(): void {
+    this.paused = false;
+    const topics = new Set((this.task.assignment?.partitions ?? []).map((tp) => tp.topic));
+    if (topics.size > 0 && this.running) this.consumer?.resume([...topics].map((topic) => ({ topic })));
   }
 
   private pauseAll(): void {

@@ -2,6 +2,11 @@
  * One running connector: its SinkConnector instance (main thread), its put pool, its lock supervisor,
  * and one task runner per task config. Share or classic mode is chosen here from the compiled config,
  * and nowhere else: everything from the batch actor rightwards is the same code.
+ *
+ * The operator controls of Connect's REST API live here too: pause / resume (stop fetching; batches in
+ * flight finish), restart of the connector instance, of every task or of one task. A connector actor
+ * (the connector machine, with no automatic restarts: Connect's behaviour) and one task actor per task
+ * carry the states the REST status reports.
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
@@ -10,13 +15,15 @@ import { loadConnectorModule } from '../connect/connector-module.js';
 import type { SinkConnector } from '../connect/sink-connector.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { KafkaCluster } from '../kafka/cluster.js';
-import { ShareConsumer } from '../kafka/share/share-consumer.js';
+import type { ShareConsumerMetricsSnapshot } from '../kafka/share/share-consumer-metrics.js';
+import { createConnectorMachine, type ConnectorMachine } from '../machines/connector.js';
 import { createTaskMachine, type TaskMachine } from '../machines/task.js';
 import { PutPool } from '../pool/put-pool.js';
 import { ShareTaskRunner } from './share-task-runner.js';
 import { LockSupervisor } from './supervisor.js';
 import type { TaskCountersSnapshot } from './task-counters.js';
 import { createClassicRunner } from './classic-runner-factory.js';
+import { GatedShareConsumer } from './fetch-gate.js';
 
 /** What the connector runtime needs of a task runner, in either mode. */
 export interface TaskRunner {
@@ -24,6 +31,28 @@ export interface TaskRunner {
   stop(): Promise<void>;
   readonly inFlight: number;
   readonly counters: { snapshot(): TaskCountersSnapshot };
+  /** Stop / resume fetching (classic mode; share mode pauses through the consumer's FetchGate). */
+  pause?(): void;
+  resume?(): void;
+}
+
+/** Connect's names for connector and task states, as the REST status shows them. */
+export type ConnectState = 'UNASSIGNED' | 'RUNNING' | 'PAUSED' | 'FAILED' | 'RESTARTING' | 'STOPPED';
+
+/** What `/metrics` reads of one task. */
+export interface TaskMetrics {
+  readonly id: number;
+  readonly state: ConnectState;
+  readonly counters: TaskCountersSnapshot;
+  readonly inFlight: number;
+  /** Share mode: the task's share consumer counters. */
+  readonly consumer: ShareConsumerMetricsSnapshot | undefined;
+}
+
+/** Which instances `restart()` restarts (Connect's `includeTasks` / `onlyFailed`, KIP-745). */
+export interface RestartOptions {
+  readonly includeTasks?: boolean;
+  readonly onlyFailed?: boolean;
 }
 
 export interface TaskStatus {
@@ -44,9 +73,30 @@ export interface ConnectorSummary {
 
 interface TaskSlot {
   readonly id: number;
+  readonly props: Record<string, string>;
   readonly runner: TaskRunner;
   readonly actor: Actor<TaskMachine>;
+  /** Share mode: the consumer, for its gate and its metrics. */
+  readonly consumer: GatedShareConsumer | undefined;
   stopped: Promise<void> | undefined;
+  /** An operator restart is under way: the status says RESTARTING until the new task runs. */
+  restarting: boolean;
+}
+
+/** Task machine state → Connect's name. */
+function taskConnectState(slot: TaskSlot): ConnectState {
+  if (slot.restarting) return 'RESTARTING';
+  switch (String(slot.actor.getSnapshot().value)) {
+    case 'running':
+      return 'RUNNING';
+    case 'paused':
+      return 'PAUSED';
+    case 'failed':
+      return 'FAILED';
+    default:
+      // unassigned, starting, stopping, stopped: Connect shows a task that is not running as UNASSIGNED
+      return 'UNASSIGNED';
+  }
 }
 
 export class ConnectorRuntime {
@@ -57,6 +107,9 @@ export class ConnectorRuntime {
   private pool: PutPool | undefined;
   private supervisor: LockSupervisor | undefined;
   private tasks: TaskSlot[] = [];
+  private paused = false;
+  private restartingConnector = false;
+  private readonly connectorActor: Actor<ConnectorMachine>;
   private readonly onTaskFailed: (name: string, taskId: number, error: string) => void;
   private readonly inspect: ((event: InspectionEvent) => void) | undefined;
 
@@ -72,9 +125,202 @@ export class ConnectorRuntime {
     this.worker = worker;
     this.log = logger.child({ connector: config.name });
     this.onTaskFailed = onTaskFailed;
+    // The runtime does the work itself and reports to the actor; the actor holds the state. No
+    // automatic restarts (maxRestarts 0), as in Connect: a failed task waits for an operator restart.
+    const noop = () => undefined;
+    const machine = createConnectorMachine({
+      startConnector: noop,
+      pauseConnector: noop,
+      resumeConnector: noop,
+      stopConnector: noop,
+      scheduleRestart: noop,
+      scheduleTaskRestart: noop,
+      taskGaveUp: noop,
+      reportFailure: ({ error }) => this.log.error({ error }, 'connector failed'),
+    });
+    this.connectorActor = createActor(machine, {
+      input: { name: config.name, policy: { maxRestarts: 0 } },
+      inspect,
+    });
+    this.connectorActor.start();
+  }
+
+  /** `connector.class` as written (Connect's `type` is always `sink` here). */
+  get connectorClass(): string {
+    return this.config.connectorClass;
+  }
+
+  /** Connect's state of the connector instance. */
+  get state(): ConnectState {
+    if (this.restartingConnector) return 'RESTARTING';
+    const s = this.connectorActor.getSnapshot();
+    if (s.matches({ up: 'paused' })) return 'PAUSED';
+    if (s.matches('up')) return 'RUNNING';
+    if (s.matches('failed')) return 'FAILED';
+    if (s.matches('restarting')) return 'RESTARTING';
+    if (s.matches('stopped') || s.matches('stopping')) return 'STOPPED';
+    return 'UNASSIGNED';
+  }
+
+  /** The connector's error, when its state is FAILED. */
+  get error(): string | undefined {
+    return this.connectorActor.getSnapshot().context.error;
+  }
+
+  /** The task configs `taskConfigs()` returned, by task id. */
+  get taskConfigs(): ReadonlyArray<Readonly<Record<string, string>>> {
+    return this.tasks.map((t) => t.props);
+  }
+
+  /** The connector machine's actor and the task machines' actors, for the live view. */
+  get actors(): { connector: Actor<ConnectorMachine>; tasks: ReadonlyArray<Actor<TaskMachine>> } {
+    return { connector: this.connectorActor, tasks: this.tasks.map((t) => t.actor) };
+  }
+
+  get poolThreads(): number {
+    return this.pool?.threads ?? 0;
+  }
+
+  /** Lock supervision counters (share mode). */
+  get lockCounters(): Readonly<Record<string, number>> | undefined {
+    return this.supervisor ? { ...this.supervisor.counters } : undefined;
+  }
+
+  taskMetrics(): TaskMetrics[] {
+    return this.tasks.map((t) => ({
+      id: t.id,
+      state: taskConnectState(t),
+      counters: t.runner.counters.snapshot(),
+      inFlight: t.runner.inFlight,
+      consumer: t.consumer?.metrics.snapshot(),
+    }));
+  }
+
+  /** Connect's status of each task: state and, when FAILED, the error as the trace. */
+  taskStates(): Array<{ id: number; state: ConnectState; trace: string | undefined }> {
+    return this.tasks.map((t) => {
+      const state = taskConnectState(t);
+      return { id: t.id, state, trace: state === 'FAILED' ? t.actor.getSnapshot().context.error : undefined };
+    });
+  }
+
+  /**
+   * Stops fetching in every task; batches in flight finish and are acknowledged (share) or committed
+   * (classic). Share-mode members stay in the group, so the records they would have fetched go to the
+   * other members. Idempotent.
+   */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.connectorActor.send({ type: 'PAUSE' });
+    for (const t of this.tasks) this.pauseSlot(t);
+    this.log.info('connector paused');
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.connectorActor.send({ type: 'RESUME' });
+    for (const t of this.tasks) {
+      t.consumer?.gate.resume();
+      t.actor.send({ type: 'RESUME' });
+    }
+    this.log.info('connector resumed');
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /**
+   * Connect's `POST /connectors/{name}/restart`: the connector instance (unless `onlyFailed` and it has
+   * not failed) and, with `includeTasks`, every task or only the failed ones. Returns at once with the
+   * instances marked RESTARTING; the restarts run in the background and are logged.
+   */
+  restart(options: RestartOptions = {}): { connector: boolean; tasks: number[] } {
+    const onlyFailed = options.onlyFailed === true;
+    const connector = !onlyFailed || this.state === 'FAILED';
+    const tasks = options.includeTasks
+      ? this.tasks.filter((t) => !onlyFailed || taskConnectState(t) === 'FAILED').map((t) => t.id)
+      : [];
+    if (connector) {
+      this.restartingConnector = true;
+      void this.restartConnectorInstance()
+        .catch((err: Error) => this.log.error({ err }, 'connector restart failed'))
+        .finally(() => (this.restartingConnector = false));
+    }
+    for (const id of tasks) {
+      void this.restartTask(id).catch((err: Error) =>
+        this.log.error({ err, task: id }, 'task restart failed'),
+      );
+    }
+    return { connector, tasks };
+  }
+
+  /**
+   * Connect's `POST /connectors/{name}/tasks/{id}/restart`: stops the task (gracefully, as at shutdown),
+   * drops its SinkTask instances in the pool so `start()` runs on fresh ones, and starts a new task with
+   * the same config. Resolves once the new task is starting. A task restarted while the connector is
+   * paused comes back paused.
+   */
+  async restartTask(id: number): Promise<void> {
+    const old = this.tasks[id];
+    if (old === undefined) throw new RangeError(`${this.config.name} has no task ${id}`);
+    old.restarting = true;
+    this.log.info({ task: id }, 'restarting task');
+    try {
+      old.consumer?.gate.release();
+      if (old.actor.getSnapshot().status === 'active') old.actor.send({ type: 'STOP' });
+      // every way out of running / paused / starting stops the runner once, through `stopped`
+      await (old.stopped ?? Promise.resolve());
+      await this.pool?.stopTask(`${this.config.name}-${id}`);
+      const fresh = this.makeTask(id, old.props);
+      fresh.restarting = true;
+      this.tasks[id] = fresh;
+      fresh.actor.start();
+      fresh.actor.send({ type: 'ASSIGN' });
+      void waitFor(fresh.actor, (s) => s !== 'starting' && s !== 'unassigned').then(
+        () => (fresh.restarting = false),
+      );
+    } finally {
+      old.restarting = false;
+    }
+  }
+
+  private async restartConnectorInstance(): Promise<void> {
+    const connector = this.connector;
+    if (connector === undefined) return;
+    this.log.info('restarting the connector instance');
+    const failed = this.connectorActor.getSnapshot().matches('failed');
+    if (failed) this.connectorActor.send({ type: 'RESTART' });
+    try {
+      await connector.stop();
+      await connector.start(this.config.raw);
+    } catch (err) {
+      if (failed) this.connectorActor.send({ type: 'START_FAILED', error: (err as Error).message });
+      throw err;
+    }
+    if (failed) this.connectorActor.send({ type: 'STARTED' });
+  }
+
+  private pauseSlot(t: TaskSlot): void {
+    // the gate holds back fetches even while the task is still starting; the actor follows once running
+    t.consumer?.gate.pause();
+    t.actor.send({ type: 'PAUSE' });
   }
 
   async start(): Promise<void> {
+    this.connectorActor.send({ type: 'START' });
+    try {
+      await this.startInstances();
+    } catch (err) {
+      this.connectorActor.send({ type: 'START_FAILED', error: (err as Error).message });
+      throw err;
+    }
+    this.connectorActor.send({ type: 'STARTED' });
+  }
+
+  private async startInstances(): Promise<void> {
     const c = this.config;
     for (const w of c.warnings) this.log.warn({ note: w }, 'configuration note');
     const module = await loadConnectorModule(c.connectorModule);
@@ -126,8 +372,10 @@ export class ConnectorRuntime {
 
   /** Stops every task (graceful: puts finish, acks sent, the rest released), the pool and the connector. */
   async stop(): Promise<void> {
+    this.connectorActor.send({ type: 'STOP' });
     await Promise.all(
       this.tasks.map(async (t) => {
+        t.consumer?.gate.release();
         if (t.actor.getSnapshot().status === 'active') t.actor.send({ type: 'STOP' });
         await t.stopped;
       }),
@@ -135,6 +383,7 @@ export class ConnectorRuntime {
     await this.pool?.close();
     this.supervisor?.close();
     await this.connector?.stop();
+    this.connectorActor.send({ type: 'STOPPED' });
     this.log.info('connector stopped');
   }
 
@@ -161,12 +410,16 @@ export class ConnectorRuntime {
     const c = this.config;
     const logger = this.log;
     let fail: (error: string) => void = () => undefined;
-    const runner = this.makeRunner(id, props, (err) => fail(err.message));
+    const { runner, consumer } = this.makeRunner(id, props, (err) => fail(err.message));
+    if (this.paused) consumer?.gate.pause();
     const slot: TaskSlot = {
       id,
+      props,
       runner,
+      consumer,
       actor: undefined as unknown as Actor<TaskMachine>,
       stopped: undefined,
+      restarting: false,
     };
     const stopOnce = () =>
       (slot.stopped ??= runner
@@ -175,16 +428,26 @@ export class ConnectorRuntime {
     const machine = createTaskMachine({
       startTask: () => {
         runner.start().then(
-          () => slot.actor.send({ type: 'STARTED' }),
+          () => {
+            slot.actor.send({ type: 'STARTED' });
+            if (this.paused) this.pauseSlot(slot);
+          },
           (err: Error) => {
             slot.actor.send({ type: 'START_FAILED', error: err.message });
             void stopOnce();
           },
         );
       },
-      pauseTask: () => undefined,
-      resumeTask: () => undefined,
+      pauseTask: () => {
+        consumer?.gate.pause();
+        runner.pause?.();
+      },
+      resumeTask: () => {
+        consumer?.gate.resume();
+        runner.resume?.();
+      },
       stopTask: () => {
+        consumer?.gate.release();
         void stopOnce().then(() => slot.actor.send({ type: 'STOPPED' }));
       },
       reportFailure: ({ error }) => {
@@ -202,7 +465,11 @@ export class ConnectorRuntime {
     return slot;
   }
 
-  private makeRunner(id: number, props: Record<string, string>, onFailure: (e: Error) => void): TaskRunner {
+  private makeRunner(
+    id: number,
+    props: Record<string, string>,
+    onFailure: (e: Error) => void,
+  ): { runner: TaskRunner; consumer: GatedShareConsumer | undefined } {
     const c = this.config;
     const poolTask = { id: `${c.name}-${id}`, props, converters: c.converters, transforms: c.transforms };
     const common = {
@@ -218,8 +485,9 @@ export class ConnectorRuntime {
       onFailure,
       inspect: this.inspect,
     };
-    if (c.groupProtocol === 'classic') return createClassicRunner(c, this.worker, common);
-    const consumer = new ShareConsumer({
+    if (c.groupProtocol === 'classic')
+      return { runner: createClassicRunner(c, this.worker, common), consumer: undefined };
+    const consumer = new GatedShareConsumer({
       brokers: this.worker.bootstrapServers,
       groupId: c.groupId,
       clientId: `${this.worker.clientId}-${c.name}-${id}`,
@@ -227,7 +495,7 @@ export class ConnectorRuntime {
       maxRecords: numberOr(c.consumer['max.poll.records'], 500),
       fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
     });
-    return new ShareTaskRunner({
+    const runner = new ShareTaskRunner({
       ...common,
       consumer,
       supervisor: this.supervisor!,
@@ -237,6 +505,7 @@ export class ConnectorRuntime {
       errorsLog: { enable: c.errors.logEnable, includeMessages: c.errors.logIncludeMessages },
       retryTimeoutMs: c.errors.retryTimeoutMs,
     });
+    return { runner, consumer };
   }
 
   private async applyShareGroupConfigs(): Promise<void> {

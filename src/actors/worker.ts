@@ -6,9 +6,15 @@
  * then stop the pools and connectors.
  */
 import type { Logger } from 'pino';
+import type { InspectionEvent } from 'xstate';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { defaultLogger } from '../logger.js';
-import { createTransitionCounter, type TransitionCount } from '../observability/transition-counter.js';
+import { createActorCensus, type ActorCensus } from '../observability/actor-census.js';
+import {
+  createTransitionCounter,
+  type TransitionCount,
+  type TransitionCounter,
+} from '../observability/transition-counter.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
 
 export interface WorkerOptions {
@@ -26,15 +32,24 @@ export interface WorkerSummary {
 }
 
 export class Worker {
+  /** The compiled worker settings (the REST API's validate endpoint compiles connector configs against them). */
+  readonly config: WorkerConfig;
   private readonly log: Logger;
   private readonly runtimes: ConnectorRuntime[];
-  private readonly startedAt = new Date();
+  readonly startedAt = new Date();
   private stoppedAt: Date | undefined;
   private stopping: Promise<void> | undefined;
   private readonly failures: Array<{ connector: string; taskId: number; error: string }> = [];
   private readonly transitions = createTransitionCounter();
+  private readonly census = createActorCensus();
 
   constructor(options: WorkerOptions) {
+    // one hook feeds both: transition counts (summary, /metrics) and live actors per state (/machines)
+    const inspect = (event: InspectionEvent) => {
+      this.transitions.inspect(event);
+      this.census.inspect(event);
+    };
+    this.config = options.worker;
     this.log = (options.logger ?? defaultLogger()).child({ component: 'worker' });
     this.runtimes = options.connectors.map(
       (c) =>
@@ -43,7 +58,7 @@ export class Worker {
           options.worker,
           this.log,
           (connector, taskId, error) => this.failures.push({ connector, taskId, error }),
-          this.transitions.inspect,
+          inspect,
         ),
     );
   }
@@ -71,6 +86,29 @@ export class Worker {
     return this.stopping;
   }
 
+  /** The connectors this worker runs, in the order of their config files. */
+  get connectors(): readonly ConnectorRuntime[] {
+    return this.runtimes;
+  }
+
+  connector(name: string): ConnectorRuntime | undefined {
+    return this.runtimes.find((r) => r.config.name === name);
+  }
+
+  /** Machine transitions counted so far (every actor the worker created). */
+  get transitionCounter(): TransitionCounter {
+    return this.transitions;
+  }
+
+  /** Live actors per machine and state (batch actors disappear when their batch ends). */
+  get actorCensus(): ActorCensus {
+    return this.census;
+  }
+
+  get isStopping(): boolean {
+    return this.stopping !== undefined;
+  }
+
   /** Task failures so far (errors.tolerance=none and a fatal error, or a task that could not start). */
   get taskFailures(): ReadonlyArray<{ connector: string; taskId: number; error: string }> {
     return this.failures;
@@ -92,12 +130,15 @@ export class Worker {
 
 /**
  * Stops the worker on SIGTERM / SIGINT (a second signal exits at once). Returns a function that removes
- * the handlers. `onStopped` receives the exit code: 0, or 1 when a task had failed.
+ * the handlers. `onStopped` receives the exit code: 0, or 1 when a task had failed. `beforeStop` runs
+ * first (e.g. closing the REST server, so nothing restarts a task while the worker drains); its failure
+ * is logged and does not hold up the stop.
  */
 export function stopOnSignals(
   worker: Worker,
   onStopped: (code: number) => void,
   logger?: Logger,
+  beforeStop?: () => Promise<void>,
 ): () => void {
   let received = 0;
   const handler = (signal: NodeJS.Signals) => {
@@ -108,13 +149,18 @@ export function stopOnSignals(
       return;
     }
     logger?.info({ signal }, 'shutting down gracefully (send the signal again to exit at once)');
-    void worker.stop().then(
-      () => onStopped(worker.taskFailures.length > 0 ? 1 : 0),
-      (err: Error) => {
-        logger?.error({ err }, 'shutdown failed');
-        onStopped(1);
-      },
+    const before = (beforeStop?.() ?? Promise.resolve()).catch((err: Error) =>
+      logger?.warn({ err }, 'before-stop step failed'),
     );
+    void before
+      .then(() => worker.stop())
+      .then(
+        () => onStopped(worker.taskFailures.length > 0 ? 1 : 0),
+        (err: Error) => {
+          logger?.error({ err }, 'shutdown failed');
+          onStopped(1);
+        },
+      );
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { Worker, stopOnSignals } from '../actors/worker.js';
+import { startRestServer, type RestServer } from '../rest/server.js';
 import { isSharesinkError } from '../errors.js';
 import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
@@ -46,14 +47,36 @@ async function standalone(
     if (opts.summaryFile) writeFileSync(opts.summaryFile, `${JSON.stringify(w.summary(), null, 2)}\n`);
     process.exit(code);
   };
-  stopOnSignals(w, finish, logger);
+  // the REST server closes before the worker drains: no restart or resume can race the shutdown
+  let rest: RestServer | undefined;
+  stopOnSignals(w, finish, logger, async () => rest?.close());
+  if ((worker.listeners ?? []).length > 0) rest = await startRestServer(w, { logger });
   try {
     await w.start();
   } catch (err) {
+    await rest?.close();
     await w.stop().catch(() => undefined);
     throw err;
   }
-  // with no REST API to restart tasks, a worker whose every task failed has nothing left to do
+  if (rest !== undefined) {
+    if (interactive)
+      process.stderr.write(`sharesink: REST API on ${rest.url} (live view: ${rest.url}/machines)\n`);
+  } else {
+    watchFailures(w, logger, finish);
+  }
+  if (interactive) {
+    process.stderr.write(
+      `sharesink: running ${connectors.map((c) => `${c.name} (${c.groupProtocol})`).join(', ')}; Ctrl-C stops gracefully\n`,
+    );
+    stopProgress = showProgress(w, process.stderr);
+  }
+}
+
+/**
+ * Without a REST API nothing can restart a failed task, so a worker whose every task failed has
+ * nothing left to do: it stops with exit code 1. With the REST API it keeps running, as Connect does.
+ */
+function watchFailures(w: Worker, logger: Logger, finish: (code: number) => void): void {
   const watchdog = setInterval(() => {
     const tasks = w.summary().connectors.flatMap((c) => c.tasks);
     if (tasks.length > 0 && tasks.every((t) => t.state === 'failed')) {
@@ -63,12 +86,6 @@ async function standalone(
     }
   }, 1000);
   watchdog.unref();
-  if (interactive) {
-    process.stderr.write(
-      `sharesink: running ${connectors.map((c) => `${c.name} (${c.groupProtocol})`).join(', ')}; Ctrl-C stops gracefully\n`,
-    );
-    stopProgress = showProgress(w, process.stderr);
-  }
 }
 
 async function validate(files: string[]): Promise<void> {

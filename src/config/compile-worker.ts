@@ -60,6 +60,7 @@ export function validateWorkerConfig(props: Readonly<Record<string, string>>): W
     consumer,
     poolThreads: values['pool.threads'] ?? availableParallelism(),
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
+    listeners: values['listeners'],
     raw: { ...props },
     warnings,
   };

@@ -23,6 +23,11 @@ export interface WorkerConfig {
   readonly poolThreads: number;
   /** `task.shutdown.graceful.timeout.ms` (Connect's name). Default 5000. */
   readonly shutdownGraceMs: number;
+  /**
+   * `listeners`: where the REST API listens (`http://host:port`); empty (the default) means no server.
+   * Optional so that hand-built WorkerConfigs in tests need not list it.
+   */
+  readonly listeners?: readonly string[];
   /** The raw properties, for connectors that read worker settings. */
   readonly raw: Readonly<Record<string, string>>;
   /**

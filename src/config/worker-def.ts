@@ -1,10 +1,29 @@
 import { ConfigDef } from '../connect/config-def.js';
-import { atLeast, between, nonEmptyString, oneOf } from '../connect/config-validators.js';
+import { atLeast, between, nonEmptyString, oneOf, type Validator } from '../connect/config-validators.js';
 import { DEFAULT_CONVERTERS } from '../connect/converters/registry.js';
 import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from './converter-names.js';
 import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from './validators.js';
 
 const group = 'worker';
+
+/** `http://host:port` as Connect writes listeners; port 0 asks the OS for a free port. */
+export const LISTENER = /^http:\/\/(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]*):(\d{1,5})\/?$/;
+
+/** At most one `http://host:port` listener: the REST API has one server, and no TLS. */
+function listeners(): Validator<readonly string[] | null> {
+  return {
+    check: (entries) => {
+      if (entries === null || entries.length === 0) return undefined;
+      if (entries.length > 1) return 'has more than one listener; sharesink serves one';
+      const entry = entries[0]!;
+      if (entry.startsWith('https:'))
+        return 'is https; sharesink serves http only (put a TLS proxy in front)';
+      const port = Number(LISTENER.exec(entry)?.[2] ?? NaN);
+      return port >= 0 && port <= 65535 ? undefined : `is not http://host:port: ${JSON.stringify(entry)}`;
+    },
+    describe: () => 'one http://host:port, or empty for no REST server',
+  };
+}
 
 /** The worker `.properties` file: one declaration per setting, the source of docs/configuration.md. */
 export const WORKER_CONFIG_DEF = new ConfigDef()
@@ -75,6 +94,16 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     group,
     documentation:
       'Worker threads that run `put()` for every task of every connector. Default: the number of CPUs Node reports (`os.availableParallelism()`).',
+  })
+  .define({
+    name: 'listeners',
+    type: 'list',
+    default: [],
+    validator: listeners(),
+    importance: 'low',
+    group,
+    documentation:
+      "Where the REST API (Connect's endpoints, `/metrics`, `/health`, the live view of the machines at `/machines`) listens, in Connect's form, e.g. `http://127.0.0.1:8083`. Default: empty, no server, so an embedding process opens no port it did not ask for. See docs/rest-api.md.",
   })
   .define({
     name: 'task.shutdown.graceful.timeout.ms',

@@ -53,6 +53,8 @@ describe('public API (src/index.ts)', () => {
     expectTypeOf<Transformation['apply']>().returns.toEqualTypeOf<SinkRecord | null>();
     expectTypeOf<Predicate['test']>().returns.toEqualTypeOf<boolean>();
     expectTypeOf<WorkerSummary['connectors'][number]['counters']['accepted']>().toEqualTypeOf<number>();
+    expectTypeOf<api.RestServer['url']>().toEqualTypeOf<string>();
+    expectTypeOf<api.Worker>().toExtend<api.RestWorker>();
     expectTypeOf(api.ShareConsumer.prototype.acknowledge)
       .parameter(1)
       .toEqualTypeOf<'accept' | 'release' | 'reject' | 'renew'>();

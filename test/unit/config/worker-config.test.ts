@@ -14,6 +14,7 @@ describe('compileWorkerConfig', () => {
       consumer: {},
       poolThreads: availableParallelism(),
       shutdownGraceMs: 5000,
+      listeners: [],
       raw: { 'bootstrap.servers': 'a:9092, b:9093' },
       warnings: [],
     });

@@ -1,0 +1,55 @@
+/**
+ * Pause for a task runner that fetches in a loop: while the gate is closed, the next fetch waits.
+ *
+ * Share mode pauses this way rather than inside the runner: the ShareConsumer only sends ShareFetch
+ * while a poll() waits, so holding poll() back stops fetching, while batches already acquired finish,
+ * are acknowledged and keep their locks renewed (acknowledgements do not need a poll).
+ */
+import { ShareConsumer, type PollOptions, type ShareRecord } from '../kafka/share/share-consumer.js';
+
+export class FetchGate {
+  private paused = false;
+  private released = false;
+  private waiters: Array<() => void> = [];
+
+  get isPaused(): boolean {
+    return this.paused && !this.released;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake();
+  }
+
+  /** Opens the gate for good (the task is stopping): waiting fetches return at once. */
+  release(): void {
+    this.released = true;
+    this.wake();
+  }
+
+  /** Resolves true when fetching may go on, false once the gate was released for a stop. */
+  async whenOpen(): Promise<boolean> {
+    while (this.paused && !this.released) await new Promise<void>((r) => this.waiters.push(r));
+    return !this.released || !this.paused;
+  }
+
+  private wake(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w();
+  }
+}
+
+/** A ShareConsumer whose poll() waits while its gate is closed (and returns [] if the task stops). */
+export class GatedShareConsumer extends ShareConsumer {
+  readonly gate = new FetchGate();
+
+  override async poll(options?: PollOptions): Promise<ShareRecord[]> {
+    if (!(await this.gate.whenOpen())) return [];
+    return super.poll(options);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * `GET /health`: 200 when every connector and every task is RUNNING (or PAUSED: an operator's pause is
+ * not a fault, and a liveness probe must not restart a paused worker), 503 otherwise, with a body that
+ * says which instances are not.
+ */
+import type { RestWorker } from './worker-view.js';
+
+export interface HealthReport {
+  status: 'UP' | 'DOWN';
+  connectors: Array<{
+    name: string;
+    state: string;
+    tasks: Array<{ id: number; state: string; trace?: string }>;
+  }>;
+  /** `connector` or `connector/task`, for every instance that is not running. */
+  unhealthy: string[];
+}
+
+const healthy = (state: string) => state === 'RUNNING' || state === 'PAUSED';
+
+export function healthReport(worker: RestWorker): { status: number; body: HealthReport } {
+  const unhealthy: string[] = [];
+  if (worker.isStopping) unhealthy.push('worker (stopping)');
+  const connectors = worker.connectors.map((c) => {
+    const name = c.config.name;
+    if (!healthy(c.state)) unhealthy.push(name);
+    const tasks = c.taskStates().map((t) => {
+      if (!healthy(t.state)) unhealthy.push(`${name}/${t.id}`);
+      return t.trace === undefined
+        ? { id: t.id, state: t.state }
+        : { id: t.id, state: t.state, trace: t.trace };
+    });
+    if (tasks.length === 0 && c.state === 'RUNNING') unhealthy.push(`${name} (no tasks)`);
+    return { name, state: c.state, tasks };
+  });
+  const status = unhealthy.length === 0 ? 'UP' : 'DOWN';
+  return { status: status === 'UP' ? 200 : 503, body: { status, connectors, unhealthy } };
+}

@@ -1,0 +1,262 @@
+/**
+ * The worker's HTTP server on node:http: Connect's REST API, `/metrics`, `/health` and the live view
+ * of the machines. Started by `sharesink standalone` when `listeners` is set, or by an embedder with
+ * `startRestServer(worker, { listener })`. No framework: a dozen routes do not need one.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { SharesinkError } from '../errors.js';
+import { KafkaCluster } from '../kafka/cluster.js';
+import { defaultLogger } from '../logger.js';
+import { batchMachine } from '../machines/batch.js';
+import { connectorMachine } from '../machines/connector.js';
+import { taskMachine } from '../machines/task.js';
+import { LISTENER } from '../config/worker-def.js';
+import { addConnectRoutes } from './connect-routes.js';
+import { badRequest, errorBody, RestError } from './errors.js';
+import { healthReport } from './health.js';
+import { MachineEvents } from './machine-events.js';
+import { machinesPage } from './machines-page.js';
+import { collectMetrics } from './metrics.js';
+import { ProcessMetrics } from './process-metrics.js';
+import { CONTENT_TYPE, formatPrometheus } from './prometheus.js';
+import { Router, type RestRequest, type RestResponse } from './router.js';
+import type { RestWorker } from './worker-view.js';
+
+export interface RestServerOptions {
+  /**
+   * `http://host:port`, as the worker setting `listeners`; port 0 picks a free port. Default: the
+   * worker's `listeners`, else `http://127.0.0.1:8083` (Connect's port).
+   */
+  readonly listener?: string;
+  readonly logger?: Logger;
+  /** Shown by `GET /` as `commit`. Default: the `SHARESINK_COMMIT` environment variable, else empty. */
+  readonly commit?: string;
+  /** Ask the brokers for the cluster id shown by `GET /`. Default true. */
+  readonly lookupClusterId?: boolean;
+}
+
+export interface RestServer {
+  /** `http://host:port` the server listens on (the real port when 0 was asked for). */
+  readonly url: string;
+  /** Stops accepting requests, ends open event streams, and resolves once the server is closed. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+function packageVersion(): string {
+  try {
+    // src/rest and dist/rest both sit two levels below the package root
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function parseListener(listener: string): { host: string; port: number } {
+  const m = LISTENER.exec(listener.trim());
+  const port = Number(m?.[2]);
+  if (m === null || !(port >= 0 && port <= 65535))
+    throw new SharesinkError(
+      'SHARESINK_REST_LISTENER_INVALID',
+      `listeners: ${JSON.stringify(listener)} is not http://host:port (e.g. http://127.0.0.1:8083)`,
+    );
+  return { host: (m[1] ?? '').replace(/^\[|\]$/g, '') || '0.0.0.0', port };
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(badRequest(`The request body is larger than ${MAX_BODY} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8').trim();
+      if (text === '') return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(badRequest('The request body is not valid JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, r: Exclude<RestResponse, 'streaming'>): void {
+  if ('json' in r) {
+    const body = JSON.stringify(r.json);
+    res.writeHead(r.status, { 'content-type': 'application/json' });
+    res.end(body);
+  } else if ('text' in r) {
+    res.writeHead(r.status, { 'content-type': r.contentType });
+    res.end(r.text);
+  } else {
+    res.writeHead(r.status);
+    res.end();
+  }
+}
+
+/** Builds the router for a worker; exported for tests that call handlers without a socket. */
+export function buildRouter(
+  worker: RestWorker,
+  deps: {
+    events: MachineEvents;
+    processMetrics: ProcessMetrics;
+    workerId: () => string;
+    clusterId: () => string | undefined;
+    commit: string;
+  },
+): Router {
+  const router = new Router();
+  addConnectRoutes(router, worker, {
+    version: packageVersion(),
+    commit: deps.commit,
+    workerId: deps.workerId,
+    kafkaClusterId: deps.clusterId,
+  });
+  const page = machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
+  router
+    .add('GET', '/metrics', () => ({
+      status: 200,
+      contentType: CONTENT_TYPE,
+      text: formatPrometheus(
+        collectMetrics(worker, {
+          memory: process.memoryUsage(),
+          uptimeSeconds: process.uptime(),
+          eventLoop: deps.processMetrics.eventLoopDelay(),
+        }),
+      ),
+    }))
+    .add('GET', '/health', () => {
+      const { status, body } = healthReport(worker);
+      return { status, json: body };
+    })
+    .add('GET', '/machines', () => ({ status: 200, contentType: 'text/html; charset=utf-8', text: page }))
+    .add('GET', '/machines/events', (req) => {
+      deps.events.attach(req.res);
+      return 'streaming';
+    });
+  return router;
+}
+
+export async function startRestServer(
+  worker: RestWorker,
+  options: RestServerOptions = {},
+): Promise<RestServer> {
+  const log = (options.logger ?? defaultLogger()).child({ component: 'rest' });
+  const listener = options.listener ?? worker.config.listeners?.[0] ?? 'http://127.0.0.1:8083';
+  const { host, port } = parseListener(listener);
+  const events = new MachineEvents(worker);
+  const processMetrics = new ProcessMetrics();
+  let workerId = `${host}:${port}`;
+  let clusterId: string | undefined;
+  const router = buildRouter(worker, {
+    events,
+    processMetrics,
+    workerId: () => workerId,
+    clusterId: () => clusterId,
+    commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
+  });
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    void (async () => {
+      try {
+        const { handler, params } = router.match(method, url.pathname);
+        const request: RestRequest = {
+          method,
+          path: url.pathname,
+          params,
+          query: url.searchParams,
+          json: () => readBody(req),
+          raw: req,
+          res,
+        };
+        const response = await handler(request);
+        if (response !== 'streaming') send(res, response);
+      } catch (err) {
+        const { status, body } = errorBody(err);
+        if (!(err instanceof RestError)) log.error({ err, method, path: url.pathname }, 'request failed');
+        if (!res.headersSent) send(res, { status, json: body });
+        else res.end();
+      }
+    })();
+  });
+  // a scrape every few seconds should not hold sockets for minutes
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new SharesinkError(
+          'SHARESINK_REST_LISTEN_FAILED',
+          `The REST server cannot listen on ${listener}: ${err.code ?? err.message}. Pick a free port in \`listeners\`, or leave it empty for no server.`,
+          { cause: err },
+        ),
+      );
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  workerId = `${shownHost}:${address.port}`;
+  const url = `http://${workerId}`;
+  log.info({ url }, 'REST server listening');
+
+  const cluster =
+    options.lookupClusterId === false
+      ? undefined
+      : new KafkaCluster({
+          brokers: worker.config.bootstrapServers,
+          clientId: `${worker.config.clientId}-rest`,
+          logger: log,
+        });
+  if (cluster !== undefined) void lookupClusterId(cluster, log).then((id) => (clusterId = id));
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        events.close();
+        processMetrics.close();
+        void cluster?.close().catch(() => undefined);
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        log.info('REST server stopped');
+      });
+      return closing;
+    },
+  };
+}
+
+/** One metadata request for `GET /`'s `kafka_cluster_id`; the answer is optional, so failures are only logged. */
+async function lookupClusterId(cluster: KafkaCluster, log: Logger): Promise<string | undefined> {
+  try {
+    await cluster.connect();
+    return cluster.clusterId ?? undefined;
+  } catch (err) {
+    log.debug({ err: (err as Error).message }, 'no cluster id for GET /');
+    return undefined;
+  } finally {
+    await cluster.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * What the REST API reads and controls of a worker. `Worker` satisfies it; unit tests hand in small
+ * fakes, so routing and JSON shapes are tested without a broker.
+ */
+import type { ConnectState, RestartOptions, TaskMetrics } from '../actors/connector-runtime.js';
+import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+import type { TransitionCount } from '../observability/transition-counter.js';
+
+/** An actor as the live view reads it. */
+export interface ActorLike {
+  getSnapshot(): { value: unknown; status: string };
+}
+
+export interface RestConnector {
+  readonly config: Pick<ConnectorConfig, 'name' | 'connectorClass' | 'topics' | 'groupProtocol' | 'raw'>;
+  readonly state: ConnectState;
+  readonly error: string | undefined;
+  readonly taskConfigs: ReadonlyArray<Readonly<Record<string, string>>>;
+  readonly poolThreads: number;
+  readonly lockCounters: Readonly<Record<string, number>> | undefined;
+  readonly actors: { connector: ActorLike; tasks: readonly ActorLike[] };
+  taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
+  taskMetrics(): readonly TaskMetrics[];
+  pause(): void;
+  resume(): void;
+  restart(options: RestartOptions): { connector: boolean; tasks: number[] };
+  restartTask(id: number): Promise<void>;
+}
+
+export interface RestWorker {
+  readonly config: Pick<WorkerConfig, 'bootstrapServers' | 'clientId'> & Partial<WorkerConfig>;
+  readonly connectors: readonly RestConnector[];
+  connector(name: string): RestConnector | undefined;
+  readonly transitionCounter: { counts(): TransitionCount[] };
+  readonly actorCensus: { counts(): Record<string, Record<string, number>> };
+  readonly isStopping: boolean;
+}

@@ -1,0 +1,133 @@
+// A RestWorker without Kafka: two connectors whose state the tests set, recording the controls called.
+import type { ConnectState, RestartOptions, TaskMetrics } from '../../../src/actors/connector-runtime.js';
+import type { TaskCountersSnapshot } from '../../../src/actors/task-counters.js';
+import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
+import type { ActorLike, RestConnector, RestWorker } from '../../../src/rest/worker-view.js';
+
+export const ZERO_COUNTERS: TaskCountersSnapshot = {
+  batches: 0,
+  recordsAcquired: 0,
+  redelivered: 0,
+  accepted: 0,
+  released: 0,
+  rejected: 0,
+  renewals: 0,
+  locksExpired: 0,
+  putsAborted: 0,
+  puts: 0,
+  putsFailed: 0,
+  putMsTotal: 0,
+  putMsMax: 0,
+  ackFailures: 0,
+};
+
+const actor = (value: unknown): ActorLike => ({ getSnapshot: () => ({ value, status: 'active' }) });
+
+export class FakeConnector implements RestConnector {
+  readonly calls: string[] = [];
+  state: ConnectState = 'RUNNING';
+  error: string | undefined = undefined;
+  tasks: Array<{ id: number; state: ConnectState; trace: string | undefined }>;
+  counters: TaskCountersSnapshot = { ...ZERO_COUNTERS };
+  readonly config;
+  readonly poolThreads = 2;
+  readonly lockCounters = { renewed: 3, releasedEarly: 1 };
+
+  constructor(name: string, tasks: number, mode: 'share' | 'classic' = 'share') {
+    this.config = {
+      name,
+      connectorClass: 'FileStreamSink',
+      topics: ['orders'],
+      groupProtocol: mode,
+      raw: { name, 'connector.class': 'FileStreamSink', topics: 'orders', 'tasks.max': String(tasks) },
+    };
+    this.tasks = Array.from({ length: tasks }, (_, id) => ({
+      id,
+      state: 'RUNNING' as ConnectState,
+      trace: undefined,
+    }));
+  }
+
+  get taskConfigs() {
+    return this.tasks.map((t) => ({ ...this.config.raw, 'task.id': String(t.id) }));
+  }
+
+  get actors() {
+    return {
+      connector: actor({ up: this.state === 'PAUSED' ? 'paused' : 'running' }),
+      tasks: this.tasks.map((t) => actor(t.state === 'FAILED' ? 'failed' : 'running')),
+    };
+  }
+
+  taskStates() {
+    return this.tasks;
+  }
+
+  taskMetrics(): TaskMetrics[] {
+    return this.tasks.map((t) => ({
+      id: t.id,
+      state: t.state,
+      counters: this.counters,
+      inFlight: 1,
+      consumer:
+        this.config.groupProtocol === 'share'
+          ? {
+              fetches: 5,
+              recordsAcquired: 50,
+              accepted: 40,
+              released: 5,
+              rejected: 5,
+              renewed: 0,
+              gaps: 0,
+              ackErrors: 0,
+              sessionResets: 0,
+              fetchLatencyMsLast: 2,
+              fetchLatencyMsMax: 9,
+              fetchLatencyMsTotal: 20,
+            }
+          : undefined,
+    }));
+  }
+
+  pause(): void {
+    this.calls.push('pause');
+    this.state = 'PAUSED';
+  }
+
+  resume(): void {
+    this.calls.push('resume');
+    this.state = 'RUNNING';
+  }
+
+  restart(o: RestartOptions) {
+    this.calls.push(`restart includeTasks=${o.includeTasks} onlyFailed=${o.onlyFailed}`);
+    const tasks = o.includeTasks
+      ? this.tasks.filter((t) => !o.onlyFailed || t.state === 'FAILED').map((t) => t.id)
+      : [];
+    return { connector: !o.onlyFailed || this.state === 'FAILED', tasks };
+  }
+
+  async restartTask(id: number): Promise<void> {
+    this.calls.push(`restartTask ${id}`);
+  }
+}
+
+export function fakeWorker(connectors: FakeConnector[]): RestWorker & { stopping: boolean } {
+  const worker = {
+    stopping: false,
+    config: compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9', 'pool.threads': '1' }),
+    connectors,
+    connector: (name: string) => connectors.find((c) => c.config.name === name),
+    transitionCounter: {
+      counts: () => [
+        { machine: 'batch', from: 'acquired', to: 'putting', count: 7 },
+        { machine: 'task', from: 'starting', to: 'running', count: 2 },
+      ],
+    },
+    actorCensus: { counts: () => ({ batch: { putting: 2, 'putting/renewing': 1 } }) },
+    get isStopping() {
+      return worker.stopping;
+    },
+  };
+  return worker;
+}

@@ -1,0 +1,82 @@
+// The live view's graph and counters: drawn from the machine definitions, named as the runtime names states.
+import { createActor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { batchMachine } from '../../../src/machines/batch.js';
+import { connectorMachine } from '../../../src/machines/connector.js';
+import { taskMachine } from '../../../src/machines/task.js';
+import { createActorCensus } from '../../../src/observability/actor-census.js';
+import { machineGraph } from '../../../src/rest/machine-graph.js';
+import { RateTracker } from '../../../src/rest/machine-events.js';
+import { machineSvg } from '../../../src/rest/machines-page.js';
+
+describe('machineGraph', () => {
+  it('draws every state of the task machine once, starting from its initial state', () => {
+    const g = machineGraph(taskMachine);
+    expect(g.initial).toBe('unassigned');
+    expect(g.nodes.map((n) => n.name).sort()).toEqual(
+      ['failed', 'paused', 'running', 'starting', 'stopped', 'stopping', 'unassigned'].sort(),
+    );
+    expect(g.edges).toContainEqual({ from: 'running', to: 'paused', events: ['PAUSE'] });
+    expect(g.nodes.find((n) => n.name === 'failed')?.final).toBe(true);
+    // the initial state is in the first column, its targets to its right
+    const x = (name: string) => g.nodes.find((n) => n.name === name)!.x;
+    expect(x('unassigned')).toBeLessThan(x('starting'));
+    expect(x('starting')).toBeLessThan(x('running'));
+  });
+
+  it('names nested states by path (connector) and the batch machine’s parallel state by its work region', () => {
+    const c = machineGraph(connectorMachine);
+    expect(c.nodes.map((n) => n.name)).toEqual(expect.arrayContaining(['up.running', 'up.paused']));
+    // a transition from the compound `up` leaves from each of its states
+    expect(c.edges.filter((e) => e.to === 'stopping').map((e) => e.from)).toEqual(
+      expect.arrayContaining(['up.running', 'up.paused']),
+    );
+    const b = machineGraph(batchMachine);
+    expect(b.nodes.map((n) => n.name).sort()).toEqual(
+      ['ackFailed', 'acknowledging', 'acquired', 'done', 'expired', 'putting', 'retrying'].sort(),
+    );
+    expect(b.edges.find((e) => e.from === 'putting' && e.to === 'acknowledging')?.events).toContain('PUT_OK');
+  });
+
+  it('renders an SVG with a node per state and an edge per (from, to)', () => {
+    const g = machineGraph(taskMachine);
+    const svg = machineSvg(g);
+    expect(svg.match(/<g class="node/g)?.length).toBe(g.nodes.length);
+    expect(svg.match(/<g class="edge"/g)?.length).toBe(g.edges.length);
+    expect(svg).not.toContain('NaN');
+  });
+});
+
+describe('live counts', () => {
+  it('the census counts live actors per state and forgets an actor when it ends', () => {
+    const census = createActorCensus();
+    const a = createActor(taskMachine, {
+      input: { connector: 'c', taskId: 0 },
+      inspect: census.inspect,
+    }).start();
+    const b = createActor(taskMachine, {
+      input: { connector: 'c', taskId: 1 },
+      inspect: census.inspect,
+    }).start();
+    a.send({ type: 'ASSIGN' });
+    expect(census.counts()).toEqual({ task: { starting: 1, unassigned: 1 } });
+    b.send({ type: 'STOP' }); // unassigned → stopped: final, no longer live
+    expect(census.counts()).toEqual({ task: { starting: 1 } });
+    a.stop();
+    expect(census.counts()).toEqual({});
+  });
+
+  it('the rate tracker turns cumulative counts into transitions per second over about a second', () => {
+    const r = new RateTracker(1000);
+    const at = (count: number) => [{ machine: 'batch', from: 'acquired', to: 'putting', count }];
+    expect(r.update(0, at(0))).toEqual([]);
+    expect(r.update(500, at(10))).toEqual([
+      { machine: 'batch', from: 'acquired', to: 'putting', perSecond: 20 },
+    ]);
+    expect(r.update(1000, at(20))).toEqual([
+      { machine: 'batch', from: 'acquired', to: 'putting', perSecond: 20 },
+    ]);
+    r.update(2000, at(20));
+    expect(r.update(2500, at(20))).toEqual([]);
+  });
+});
