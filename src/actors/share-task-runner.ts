@@ -36,7 +36,10 @@ export interface ShareTaskRunnerOptions {
   readonly poolTask: PoolTask;
   readonly supervisor: LockSupervisor;
   readonly logger: Logger;
-  /** Batches acquired and not yet acknowledged, at most. Default 4. */
+  /**
+   * Batches acquired and not yet put, at most. Default 4. A batch whose put has ended no longer counts:
+   * its acknowledgement rides on the ShareFetch of the next poll (ADR 0005).
+   */
   readonly maxInFlightBatches?: number;
   /** `errors.tolerance`: `none` fails the task after a fatal put (the batch is REJECTed first). */
   readonly errorsTolerance?: 'none' | 'all';
@@ -64,6 +67,8 @@ interface BatchWork {
   readonly actor: Actor<BatchMachine>;
   abort: AbortController | undefined;
   lastPut: PutResult | undefined;
+  /** The put ended and the acknowledgement was handed to the consumer: the batch no longer takes a slot. */
+  acking: boolean;
 }
 
 export class ShareTaskRunner {
@@ -74,6 +79,8 @@ export class ShareTaskRunner {
   private readonly batches = new Map<string, BatchWork>();
   private readonly backoff: RetryBackoff;
   private seq = 0;
+  /** Batches in `batches` whose put has ended (acknowledging); they do not count against the limit. */
+  private acking = 0;
   private running = false;
   private loop: Promise<void> | undefined;
   private slotFreed: (() => void) | undefined;
@@ -119,7 +126,7 @@ export class ShareTaskRunner {
   private async fetchLoop(): Promise<void> {
     const max = this.o.maxInFlightBatches ?? 4;
     while (this.running) {
-      if (this.batches.size >= max) {
+      if (this.batches.size - this.acking >= max) {
         await new Promise<void>((r) => (this.slotFreed = r));
         this.slotFreed = undefined;
         continue;
@@ -148,14 +155,13 @@ export class ShareTaskRunner {
       input: { batchId: id, recordCount: records.length, mode: 'share', acquiredAt, deliveryCount },
       inspect: this.o.inspect,
     });
-    const work: BatchWork = { id, records, actor, abort: undefined, lastPut: undefined };
+    const work: BatchWork = { id, records, actor, abort: undefined, lastPut: undefined, acking: false };
     this.batches.set(id, work);
     actor.subscribe({
       complete: () => this.finish(work, actor.getSnapshot().output),
       error: (err) => {
         this.log.error({ batchId: id, err }, 'batch actor failed');
-        this.batches.delete(id);
-        this.slotFreed?.();
+        this.forget(work);
       },
     });
     this.o.supervisor.watch(actor);
@@ -164,8 +170,7 @@ export class ShareTaskRunner {
   }
 
   private finish(work: BatchWork, output: BatchOutput | undefined): void {
-    this.batches.delete(work.id);
-    this.slotFreed?.();
+    this.forget(work);
     if (!output) return;
     this.counters.onOutcome(output, work.records.length);
     const d = output.disposition;
@@ -179,6 +184,12 @@ export class ShareTaskRunner {
       const message = work.lastPut && 'message' in work.lastPut ? work.lastPut.message : 'put failed';
       this.fail(new Error(`task failed: ${message} (errors.tolerance=none; the batch was rejected)`));
     }
+  }
+
+  private forget(work: BatchWork): void {
+    if (!this.batches.delete(work.id)) return;
+    if (work.acking) this.acking--;
+    this.slotFreed?.();
   }
 
   private logRejected(
@@ -233,7 +244,14 @@ export class ShareTaskRunner {
       sendAcks: ({ batchId, disposition }) => {
         const work = this.batches.get(batchId);
         if (!work) return;
-        void this.acknowledge(work, disposition).then(
+        const ack = this.acknowledge(work, disposition);
+        if (!work.acking) {
+          // the slot frees before the next poll, so that poll's ShareFetch carries these acks
+          work.acking = true;
+          this.acking++;
+          this.slotFreed?.();
+        }
+        void ack.then(
           (errorCode) =>
             send(batchId, errorCode === null ? { type: 'ACKED' } : { type: 'ACK_FAILED', errorCode }),
           (err: Error) => send(batchId, { type: 'ACK_FAILED', errorCode: err.message }),
@@ -251,7 +269,7 @@ export class ShareTaskRunner {
           send(batchId, { type: 'RENEW_UNAVAILABLE' });
           return;
         }
-        void this.o.consumer.commit();
+        // acknowledge() sends it with the session's next request, at the latest at the end of this turn
         void results.then((rs) => {
           const failed = rs.find((r) => r.error !== null);
           if (failed) {
@@ -366,7 +384,7 @@ export class ShareTaskRunner {
     } else {
       pending = [consumer.acknowledge(work.records, d.kind)];
     }
-    void consumer.commit();
+    // no commit(): the consumer sends them at the end of this turn, on the next poll's ShareFetch if any
     const results = (await Promise.all(pending)).flat();
     const failed = results.find((r) => r.error !== null)?.error;
     // the Kafka error name (e.g. INVALID_RECORD_STATE) says more than our generic code

@@ -9,6 +9,7 @@ import { planAcks, type AckEntry, type NodeChannel } from './node-channel.js';
 import { ConsumerClosedError, SessionResetError } from './share-errors.js';
 import { FINAL_EPOCH, tpKey } from './share-session.js';
 import type { ShareTransport } from './transport.js';
+import { publishShareRequest, shareRequestChannel, traceNow } from './share-trace.js';
 
 export interface AcknowledgerHost {
   readonly transport: ShareTransport;
@@ -39,7 +40,7 @@ const resetError = (ch: NodeChannel) =>
   new SessionResetError(`the share session with broker ${ch.nodeId} was reset`);
 
 /** Sends what `ch` has pending: terminal acknowledgements, then renewals (IsRenewAck), each in its own request. */
-export async function sendAcks(host: AcknowledgerHost, ch: NodeChannel): Promise<void> {
+export async function sendAcks(host: AcknowledgerHost, ch: NodeChannel, queuedAt = 0): Promise<void> {
   const terminal = ch.takeTerminal();
   const renew = ch.takeRenew();
   if (ch.session.isNew) {
@@ -47,11 +48,11 @@ export async function sendAcks(host: AcknowledgerHost, ch: NodeChannel): Promise
     settleAll(renew, resetError(ch));
     return;
   }
-  if (terminal.length > 0) await acknowledgeRequest(host, ch, terminal, false, ch.session.epoch);
+  if (terminal.length > 0) await acknowledgeRequest(host, ch, terminal, false, ch.session.epoch, queuedAt);
   // the terminal request may have reset the session; renewals cannot open a new one
   if (renew.length === 0) return;
   if (ch.session.isNew) settleAll(renew, resetError(ch));
-  else await acknowledgeRequest(host, ch, renew, true, ch.session.epoch);
+  else await acknowledgeRequest(host, ch, renew, true, ch.session.epoch, queuedAt);
 }
 
 /** Applies the final acknowledgements and closes the session (epoch -1): the broker releases the rest. */
@@ -71,8 +72,10 @@ async function acknowledgeRequest(
   entries: AckEntry[],
   isRenew: boolean,
   epoch: number,
+  queuedAt = 0,
 ): Promise<void> {
   const plan = planAcks(entries);
+  const sentAt = traceNow();
   let res;
   try {
     res = await host.transport.shareAcknowledge(ch.nodeId, {
@@ -89,10 +92,12 @@ async function acknowledgeRequest(
       })),
     });
   } catch (err) {
+    traceAck(ch, epoch, queuedAt, sentAt, entries, isRenew, -1);
     ch.session.reset();
     settleAll(entries, asSharesinkError(err));
     return;
   }
+  traceAck(ch, epoch, queuedAt, sentAt, entries, isRenew, res.errorCode);
   if (epoch === FINAL_EPOCH) {
     ch.session.reset();
     if (res.errorCode !== 0) {
@@ -148,5 +153,32 @@ export function asSharesinkError(err: unknown): SharesinkError {
   if (err instanceof SharesinkError) return err;
   return new SharesinkError('SHARESINK_KAFKA_CONNECTION', (err as Error).message ?? String(err), {
     cause: err,
+  });
+}
+
+function traceAck(
+  ch: NodeChannel,
+  epoch: number,
+  queuedAt: number,
+  sentAt: number,
+  entries: readonly AckEntry[],
+  renew: boolean,
+  errorCode: number,
+): void {
+  if (!shareRequestChannel.hasSubscribers) return;
+  let ackedOffsets = 0;
+  for (const e of entries) ackedOffsets += e.offsets.length;
+  publishShareRequest({
+    api: 'ShareAcknowledge',
+    nodeId: ch.nodeId,
+    epoch,
+    queuedAt: queuedAt || sentAt,
+    sentAt,
+    answeredAt: traceNow(),
+    maxWaitMs: 0,
+    ackedOffsets,
+    records: 0,
+    renew,
+    errorCode,
   });
 }

@@ -64,7 +64,8 @@ export class NodeChannel {
   terminal: AckEntry[] = [];
   /** RENEW waiting to be sent; only ever in a ShareAcknowledge with IsRenewAck. */
   renew: AckEntry[] = [];
-  fetching = false;
+  /** A request of this session is queued or in flight (see ShareConsumer.pump). */
+  busy = false;
   backoffUntil = 0;
   private tail: Promise<unknown> = Promise.resolve();
 

@@ -4,37 +4,24 @@
  * expires. See docs/share-consumer.md.
  *
  * Several polls may be outstanding at once and acknowledgements may come in any order: the runtime
- * pipelines batches. Requests to one leader are serialized through its {@link NodeChannel}; requests to
- * different leaders run in parallel.
+ * pipelines batches. Requests to one leader are serialized through its {@link NodeChannel} (the share
+ * session's epoch forbids two at once); requests to different leaders run in parallel. Whenever a
+ * session is free, {@link ShareConsumer.pump} picks its next request: renewals first, then a ShareFetch
+ * when a poll waits (carrying the pending acknowledgements), else a ShareAcknowledge. See ADR 0005.
  */
 import type { Logger } from 'pino';
 import { SharesinkError } from '../../errors.js';
 import { defaultLogger } from '../../logger.js';
 import { KafkaError, KafkaErrorCode } from '../errors.js';
-import type { ShareFetchPartition, ShareFetchResponse } from '../protocol/messages/share-fetch.js';
 import type { ShareTopicPartitions } from '../protocol/messages/share-group-heartbeat.js';
 import { randomUuid } from '../protocol/uuid.js';
 import { AckCode, type AcknowledgeType } from './ack-batches.js';
-import { selectAcquired } from './acquired-records.js';
 import { Membership } from './membership.js';
-import {
-  NodeChannel,
-  newAckEntry,
-  planAcks,
-  type AckEntry,
-  type PartitionAckResult,
-} from './node-channel.js';
-import { tpKey } from './share-session.js';
+import { NodeChannel, newAckEntry, type AckEntry, type PartitionAckResult } from './node-channel.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
-import {
-  METADATA_ERRORS,
-  asSharesinkError,
-  closeSession,
-  indexEntries,
-  sendAcks,
-  settleAll,
-  type AcknowledgerHost,
-} from './acknowledger.js';
+import { METADATA_ERRORS, closeSession, sendAcks, settleAll, type AcknowledgerHost } from './acknowledger.js';
+import { fetchOnce, type FetchSettings, type FetcherHost } from './share-fetcher.js';
+import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
 import type { ShareTransport } from './transport.js';
 import {
@@ -45,26 +32,11 @@ import {
   UnknownTopicError,
 } from './share-errors.js';
 import { createClusterTransport, type ClusterTransportOptions } from './cluster-transport.js';
+import { traceNow } from './share-trace.js';
 
 export type { PartitionAckResult };
 
-export interface ShareRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly timestamp: number;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: ReadonlyArray<{ readonly key: string; readonly value: Buffer | null }>;
-  /** 1 on the first delivery; +1 each time the record comes back (released or lock expired). */
-  readonly deliveryCount: number;
-}
-
-/** Records to acknowledge: records as `poll()` returned them, or offsets of one partition. */
-export type AckTarget =
-  | ShareRecord
-  | readonly ShareRecord[]
-  | { readonly topic: string; readonly partition: number; readonly offsets: readonly number[] };
+export type { ShareRecord, AckTarget };
 
 export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'logger'> {
   readonly groupId: string;
@@ -86,8 +58,9 @@ export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'log
   /** `record_limit` makes MaxRecords a hard limit (Kafka ≥ 4.2). Default `batch_optimized`. */
   readonly acquireMode?: 'batch_optimized' | 'record_limit';
   /**
-   * Acknowledgements not carried by a ShareFetch or {@link ShareConsumer.commit} within this time are sent
-   * on their own (ShareAcknowledge), so an awaited `acknowledge()` always settles. Default 100.
+   * Longest time an acknowledgement waits behind a ShareFetch already at the broker: while this consumer
+   * holds records it handed out and that are not finally acknowledged, ShareFetch MaxWaitMs is at most
+   * this (a session carries one request at a time, so acks queue behind a long poll). Default 100.
    */
   readonly ackFlushDelayMs?: number;
   /** For tests: the wire to use instead of a real cluster connection. */
@@ -143,6 +116,10 @@ export class ShareConsumer {
   private closed = false;
   private closing: Promise<void> | undefined;
   private kickTimer: NodeJS.Timeout | undefined;
+  /** A pump is due at the end of this turn (see {@link scheduleSend}). */
+  private sendScheduled = false;
+  private readonly fetchSettings: FetchSettings;
+  private readonly fetcherHost: FetcherHost;
   /** Rejects a pending subscribe() when the member cannot join at all. */
   private onFatalOnce: ((e: Error) => void) | undefined;
 
@@ -172,6 +149,28 @@ export class ShareConsumer {
       topLevelOk: (ch, code, message, api, entries) => this.topLevelOk(ch, code, message, api, entries),
       onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
       onMetadataStale: () => (this.metadataStale = true),
+    };
+    const maxRecords = options.maxRecords ?? 500;
+    this.fetchSettings = {
+      minBytes: options.fetchMinBytes ?? 1,
+      maxBytes: options.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
+      maxRecords,
+      batchSize: options.batchSize ?? maxRecords,
+      acquireMode: options.acquireMode === 'record_limit' ? 1 : 0,
+    };
+    this.fetcherHost = {
+      transport: this.transport,
+      groupId: this.groupId,
+      memberId: this.memberId,
+      log: this.log,
+      dir: this.dir,
+      outstanding: this.outstanding,
+      topLevelOk: (ch, code, message, api, entries) => this.topLevelOk(ch, code, message, api, entries),
+      onPartitionError: (code, message, topic, partition) =>
+        this.onPartitionError(code, message, topic, partition),
+      onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
+      onFetched: (latencyMs, records) => this.metrics.onFetch(latencyMs, records),
+      countAck: (r) => this.countAck(r),
     };
   }
 
@@ -272,29 +271,37 @@ export class ShareConsumer {
       if (!channel) entry.settle(new SessionResetError(`${topic}-${partition} has no known leader`));
       else channel.terminal.push(entry);
     }
-    this.scheduleFlush();
+    this.scheduleSend();
     return Promise.all(entries.map((e) => e.result));
   }
 
-  private flushTimer: NodeJS.Timeout | undefined;
-
-  private scheduleFlush(): void {
-    if (this.flushTimer || this.closed) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      if (!this.closed) void this.commit();
-    }, this.opts.ackFlushDelayMs ?? 100);
-  }
-
-  /** Sends every pending acknowledgement now (ShareAcknowledge) and resolves with the broker's answers. */
-  async commit(): Promise<PartitionAckResult[]> {
+  /**
+   * Sends every pending acknowledgement with the next request on its session, starting that request
+   * now when the session is free (a ShareFetch when a poll waits, else a ShareAcknowledge), and resolves
+   * with the broker's answers.
+   */
+  commit(): Promise<PartitionAckResult[]> {
     const waiting: Promise<PartitionAckResult>[] = [];
     for (const ch of this.channels.values()) {
-      if (ch.terminal.length === 0 && ch.renew.length === 0) continue;
-      for (const e of [...ch.terminal, ...ch.renew]) waiting.push(e.result);
-      void ch.run(() => sendAcks(this.ackHost, ch));
+      for (const e of ch.terminal) waiting.push(e.result);
+      for (const e of ch.renew) waiting.push(e.result);
     }
+    this.kick();
     return Promise.all(waiting);
+  }
+
+  /**
+   * Pumps at the end of this turn rather than at once: the runtime polls again as soon as a put ends,
+   * and that poll's ShareFetch then carries the acknowledgements instead of waiting behind a
+   * ShareAcknowledge of their own (one round trip per batch instead of two).
+   */
+  private scheduleSend(): void {
+    if (this.sendScheduled || this.closed) return;
+    this.sendScheduled = true;
+    setImmediate(() => {
+      this.sendScheduled = false;
+      this.kick();
+    });
   }
 
   /**
@@ -309,7 +316,6 @@ export class ShareConsumer {
   private async doClose(): Promise<void> {
     this.closed = true;
     if (this.kickTimer) clearTimeout(this.kickTimer);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.resolve([]);
@@ -331,30 +337,20 @@ export class ShareConsumer {
     this.log.info(this.metrics.snapshot(), 'share consumer closed');
   }
 
-  // ---------------------------------------------------------------- fetching
+  // ---------------------------------------------------------------- requests
 
+  /** Starts the next request on every free session; arms a timer for sessions in backoff. */
   private kick(): void {
-    if (this.closed || this.fatal || this.waiters.length === 0) return;
-    if (this.metadataStale) {
+    if (this.closed) return;
+    if (this.metadataStale && this.waiters.length > 0 && !this.fatal && !this.refreshing) {
       void this.refreshMetadata().then(() => this.kick());
-      return;
     }
     const now = Date.now();
     let earliestRetry = Infinity;
     for (const ch of this.channels.values()) {
-      if (ch.fetching || ch.session.wantedPartitions.size === 0) continue;
-      if (ch.backoffUntil > now) {
+      this.pump(ch);
+      if (!ch.busy && this.waiters.length > 0 && ch.backoffUntil > now)
         earliestRetry = Math.min(earliestRetry, ch.backoffUntil);
-        continue;
-      }
-      ch.fetching = true;
-      void ch
-        .run(() => this.fetchFrom(ch))
-        .catch((err: Error) => this.onRequestFailure(ch, err))
-        .finally(() => {
-          ch.fetching = false;
-          this.kick();
-        });
     }
     if (earliestRetry !== Infinity && !this.kickTimer) {
       this.kickTimer = setTimeout(() => {
@@ -364,133 +360,52 @@ export class ShareConsumer {
     }
   }
 
-  private async fetchFrom(ch: NodeChannel): Promise<void> {
-    const session = ch.session;
-    const changes = session.pendingChanges();
-    // acknowledgements cannot open a session: they wait for the next request on an open one
-    const acks = session.isNew ? [] : ch.takeTerminal();
-    const plan = planAcks(acks);
-    const topics = new Map<string, Map<number, ShareFetchPartition>>();
-    const addPartition = (topicId: string, partition: number) => {
-      let parts = topics.get(topicId);
-      if (!parts) topics.set(topicId, (parts = new Map()));
-      let p = parts.get(partition);
-      if (!p) parts.set(partition, (p = { partitionIndex: partition, acknowledgementBatches: [] }));
-      return p;
-    };
-    for (const p of changes.added) addPartition(p.topicId, p.partition);
-    for (const [topicId, parts] of plan) {
-      for (const [partition, batches] of parts)
-        addPartition(topicId, partition).acknowledgementBatches = batches;
-    }
-    const maxRecords = this.opts.maxRecords ?? 500;
-    const started = performance.now();
-    let res: ShareFetchResponse;
-    try {
-      res = await this.transport.shareFetch(ch.nodeId, {
-        groupId: this.groupId,
-        memberId: this.memberId,
-        shareSessionEpoch: session.epoch,
-        maxWaitMs: this.opts.fetchMaxWaitMs ?? 500,
-        minBytes: this.opts.fetchMinBytes ?? 1,
-        maxBytes: this.opts.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
-        maxRecords,
-        batchSize: this.opts.batchSize ?? maxRecords,
-        shareAcquireMode: this.opts.acquireMode === 'record_limit' ? 1 : 0,
-        isRenewAck: false,
-        topics: [...topics].map(([topicId, parts]) => ({ topicId, partitions: [...parts.values()] })),
-        forgottenTopicsData: changes.forgotten,
+  /** When `ch`'s session has no request in flight, sends the next one it needs, if any. */
+  private pump(ch: NodeChannel): void {
+    if (ch.busy || this.closed) return;
+    const queuedAt = traceNow();
+    let job: (() => Promise<void>) | undefined;
+    // renewals are due at half the lock; they never ride on a fetch (IsRenewAck would stop it fetching).
+    // Acks left over from a session that was reset fail at once (sendAcks), as before any new session.
+    if (ch.renew.length > 0 || (ch.session.isNew && ch.terminal.length > 0))
+      job = () => sendAcks(this.ackHost, ch, queuedAt);
+    else if (this.wantsFetch(ch)) job = () => this.fetchFrom(ch, queuedAt);
+    else if (ch.terminal.length > 0) job = () => sendAcks(this.ackHost, ch, queuedAt);
+    if (!job) return;
+    ch.busy = true;
+    void ch
+      .run(job)
+      .catch((err: Error) => this.onRequestFailure(ch, err))
+      .finally(() => {
+        ch.busy = false;
+        this.kick();
       });
-    } catch (err) {
-      session.reset();
-      settleAll(acks, asSharesinkError(err));
-      throw err;
-    }
-    const latencyMs = performance.now() - started;
-    if (!this.topLevelOk(ch, res.errorCode, res.errorMessage, 'ShareFetch', acks)) return;
-    session.commitChanges(changes);
-    session.advance();
-    if (res.acquisitionLockTimeoutMs > 0) this.lockTimeoutMs = res.acquisitionLockTimeoutMs;
-    ch.backoffUntil = 0;
+  }
 
-    const byPartition = indexEntries(acks);
-    const delivered: ShareRecord[] = [];
-    for (const topic of res.responses) {
-      const topicName = this.dir.topicName(topic.topicId);
-      for (const p of topic.partitions) {
-        const key = tpKey(topic.topicId, p.partitionIndex);
-        const ackErr =
-          p.acknowledgeErrorCode === 0
-            ? null
-            : new KafkaError(p.acknowledgeErrorCode, {
-                api: 'ShareFetch',
-                brokerMessage: p.acknowledgeErrorMessage,
-                subject: `${topicName ?? topic.topicId}-${p.partitionIndex}`,
-              });
-        for (const e of byPartition.get(key) ?? []) e.settle(ackErr);
-        byPartition.delete(key);
-        if (p.errorCode !== 0) {
-          this.onPartitionError(p.errorCode, p.errorMessage, topicName ?? topic.topicId, p.partitionIndex);
-          continue;
-        }
-        if (p.acquiredRecords.length === 0 || topicName === undefined) continue;
-        await this.collect(
-          ch,
-          topic.topicId,
-          topicName,
-          p.partitionIndex,
-          p.records,
-          p.acquiredRecords,
-          delivered,
-        );
-      }
-    }
-    // partitions the broker did not mention: nothing contradicts success of the request
-    for (const rest of byPartition.values()) for (const e of rest) e.settle(null);
-    this.metrics.onFetch(latencyMs, delivered.length);
+  private wantsFetch(ch: NodeChannel): boolean {
+    return (
+      this.waiters.length > 0 &&
+      !this.fatal &&
+      !this.metadataStale &&
+      ch.session.wantedPartitions.size > 0 &&
+      ch.backoffUntil <= Date.now()
+    );
+  }
+
+  private async fetchFrom(ch: NodeChannel, queuedAt: number): Promise<void> {
+    const longPoll = this.opts.fetchMaxWaitMs ?? 500;
+    // Acks of records we hold would queue behind this fetch, and acks it carries are answered with it:
+    // while either may be, the broker must answer soon even without new records (ADR 0005).
+    const ackWaits = ch.terminal.length > 0 || this.holdsRecords();
+    const maxWaitMs = ackWaits ? Math.min(longPoll, this.opts.ackFlushDelayMs ?? 100) : longPoll;
+    const delivered = await fetchOnce(this.fetcherHost, ch, this.fetchSettings, maxWaitMs, queuedAt);
     if (delivered.length > 0) this.deliver(delivered);
   }
 
-  private async collect(
-    ch: NodeChannel,
-    topicId: string,
-    topic: string,
-    partition: number,
-    bytes: Buffer,
-    acquired: ShareFetchResponse['responses'][number]['partitions'][number]['acquiredRecords'],
-    into: ShareRecord[],
-  ): Promise<void> {
-    const key = tpKey(topicId, partition);
-    const tp = this.dir.assigned.get(key) ?? { topicId, topic, partition };
-    let out = this.outstanding.get(key);
-    if (!out) this.outstanding.set(key, (out = new Set()));
-    let selection;
-    try {
-      selection = selectAcquired(await this.transport.decodeRecords(bytes), acquired);
-    } catch (err) {
-      // undecodable data is poison for every member: reject it rather than loop on redelivery
-      const offsets: number[] = [];
-      for (const r of acquired) for (let o = r.firstOffset; o <= r.lastOffset; o++) offsets.push(o);
-      this.log.error({ err, topic, partition, offsets: offsets.length }, 'undecodable records rejected');
-      ch.terminal.push(newAckEntry(tp, 'reject', AckCode.reject, offsets, (r) => this.countAck(r)));
-      return;
-    }
-    for (const { record, deliveryCount } of selection.records) {
-      out.add(record.offset);
-      into.push({
-        topic,
-        partition,
-        offset: record.offset,
-        timestamp: record.timestamp,
-        key: record.key,
-        value: record.value,
-        headers: record.headers,
-        deliveryCount,
-      });
-    }
-    if (selection.gaps.length > 0) {
-      ch.terminal.push(newAckEntry(tp, 'gap', AckCode.gap, selection.gaps, (r) => this.countAck(r)));
-    }
+  /** True while some record handed out (or fetched for a later poll) awaits a final acknowledgement. */
+  private holdsRecords(): boolean {
+    for (const offsets of this.outstanding.values()) if (offsets.size > 0) return true;
+    return false;
   }
 
   private deliver(records: ShareRecord[]): void {
