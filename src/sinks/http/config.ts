@@ -263,11 +263,27 @@ export function crossKeyProblems(
   return problems;
 }
 
-/** Every problem for these props: declared keys first, then the cross-key and parsing checks. */
+/** Stands in for a missing or empty http.url so the other checks can still run. */
+const PLACEHOLDER_URL = 'http://placeholder.invalid/';
+
+/**
+ * Every problem for these props in one map: the declared keys' own problems, then the parsing and
+ * cross-key checks. Those run even when some keys are invalid, on the valid keys with the invalid
+ * ones at their defaults; a check that involves an invalid key is left out, since it would judge a
+ * value the user did not write.
+ */
 export function validateHttpSink(props: Readonly<Record<string, string | undefined>>): Map<string, string[]> {
   const problems = HTTP_SINK_CONFIG.validate(props);
-  if (problems.size > 0) return problems;
-  return crossKeyProblems(HTTP_SINK_CONFIG.parse(props), props);
+  const invalid = [...problems.keys()];
+  const valid: Record<string, string | undefined> = { ...props };
+  for (const key of invalid) delete valid[key];
+  if (invalid.includes('http.url')) valid['http.url'] = PLACEHOLDER_URL;
+  for (const [key, texts] of crossKeyProblems(HTTP_SINK_CONFIG.parse(valid), props)) {
+    if (problems.has(key)) continue;
+    const relevant = texts.filter((text) => !invalid.some((bad) => text.includes(bad)));
+    if (relevant.length > 0) problems.set(key, relevant);
+  }
+  return problems;
 }
 
 /** Compiles the props; throws one ConfigError listing every problem. */

@@ -57,6 +57,30 @@ describe('HttpSink config', () => {
     );
   });
 
+  it('header, auth and URL problems are listed together with problems of declared keys', () => {
+    expect(
+      problems({
+        'http.url': 'ftp://h/x',
+        'http.method': 'GET',
+        'http.headers': 'oops',
+        'http.auth.type': 'digest',
+        'http.auth.token': 'tok',
+        'request.body.format': 'raw',
+      }),
+    ).toEqual([
+      'http.method: "GET" is not one of the accepted values; accepted: a string, one of POST, PUT, PATCH',
+      'http.auth.type: "digest" is not one of the accepted values; accepted: a string, one of none, basic, bearer',
+      'http.url: has scheme ftp; accepted: http or https',
+      'http.headers: entry 1 is not Name:value (entries are separated by "|", see http.header.separator)',
+      // the token is not judged against an http.auth.type that did not parse
+      "batch.max.size: is 500, but request.body.format=raw sends one record's bytes per request; set batch.max.size=1",
+    ]);
+    expect(problems({ 'http.headers': 'oops' })).toEqual([
+      'http.url: is required and has no value; accepted: a string, a non-empty string',
+      'http.headers: entry 1 is not Name:value (entries are separated by "|", see http.header.separator)',
+    ]);
+  });
+
   it('checks the URL without echoing credentials or the query', () => {
     expect(problems({ 'http.url': 'not a url' })).toEqual([
       'http.url: is not an absolute URL; accepted: http://host[:port]/path or https://…, ${topic} allowed',
