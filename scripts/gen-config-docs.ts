@@ -13,6 +13,7 @@ import {
   WORKER_CONFIG_DEF,
 } from '../src/config/index.js';
 import type { ConfigKey } from '../src/connect/config-def.js';
+import { TRANSFORMS_DOC, withReference } from './transforms-docs.js';
 
 export const DEFAULT_DOC = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
@@ -208,6 +209,11 @@ function main(argv: readonly string[]): number {
   if (!check) {
     writeFileSync(file, rendered);
     process.stdout.write(`wrote ${file}\n`);
+    // the built-in transforms' reference in docs/transforms.md comes from declarations too
+    if (file === DEFAULT_DOC) {
+      writeFileSync(TRANSFORMS_DOC, withReference(readFileSync(TRANSFORMS_DOC, 'utf8')));
+      process.stdout.write(`wrote ${TRANSFORMS_DOC}\n`);
+    }
     return 0;
   }
   let current = '';
