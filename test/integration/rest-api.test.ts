@@ -1,7 +1,8 @@
 // The REST API against a Worker running a real connector on the real broker (share mode): every
 // endpoint over HTTP, pause holding back puts, resume, a task failing and being restarted, /metrics
 // moving, /health flipping, the live view's event stream, and a clean shutdown.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -10,6 +11,7 @@ import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
 import { startRestServer, type RestServer } from '../../src/rest/server.js';
 import {
+  REPO_ROOT,
   createTopic,
   deleteTopics,
   produce,
@@ -327,6 +329,62 @@ describe('REST API on a running worker (share mode)', () => {
     } finally {
       await rest.close();
       await w.stop();
+    }
+  });
+
+  it('sharesink standalone serves the API when listeners is set and closes it on SIGTERM before draining', async () => {
+    const topic = uniqueTopic('rest-cli');
+    topics.push(topic);
+    await createTopic(topic, { partitions: 1 });
+    const workerFile = path.join(dir, 'worker-rest.properties');
+    writeFileSync(
+      workerFile,
+      [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
+    );
+    const connectorFile = path.join(dir, 'cli.properties');
+    writeFileSync(
+      connectorFile,
+      [
+        'name=rest-cli',
+        'connector.class=NoopSink',
+        `topics=${topic}`,
+        'consumer.override.group.protocol=share',
+        'share.group.share.auto.offset.reset=earliest',
+      ].join('\n'),
+    );
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/bin.ts', 'standalone', workerFile, connectorFile],
+      {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      // not a terminal: JSON logs at info, one of which names the URL
+      const url = await until(
+        'the REST URL in the log',
+        () => /"url":"(http:[^"]+)"/.exec(stderr)?.[1],
+        (u) => u !== undefined,
+      );
+      const health = await until(
+        'health 200',
+        async () => (await fetch(`${url!}/health`)).status,
+        (code) => code === 200,
+      );
+      expect(health).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited, stderr).toBe(0);
+      const lines = stderr.split('\n');
+      const restStopped = lines.findIndex((l) => l.includes('REST server stopped'));
+      const connectorStopped = lines.findIndex((l) => l.includes('connector stopped'));
+      expect(restStopped).toBeGreaterThanOrEqual(0);
+      expect(restStopped).toBeLessThan(connectorStopped);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 });
