@@ -124,6 +124,19 @@ describe('HttpSink against a real HTTP server', () => {
     });
   });
 
+  it('max.in.flight.requests bounds the requests of one put that are open at once', async () => {
+    const s = await server();
+    s.respond(() => ({ status: 200, delayMs: 50 }));
+    const { task } = start({
+      'http.url': `${s.url}/in`,
+      'batch.max.size': '1',
+      'max.in.flight.requests': '3',
+    });
+    await task.put(records(12));
+    expect(s.requests).toHaveLength(12);
+    expect(s.peakOpen).toBe(3);
+  });
+
   it('503 then 200: the put fails retriably with the Retry-After hint; the retry sends only the failed request', async () => {
     const s = await server();
     let failed = false;

@@ -30,6 +30,8 @@ export interface TestHttpServer {
   /** http://127.0.0.1:<port> */
   readonly url: string;
   readonly requests: ReceivedRequest[];
+  /** Most requests that were open (received, not yet answered) at the same time. */
+  readonly peakOpen: number;
   respond(handler: Handler): void;
   close(): Promise<void>;
 }
@@ -37,6 +39,8 @@ export interface TestHttpServer {
 export async function startHttpServer(handler: Handler = () => ({ status: 200 })): Promise<TestHttpServer> {
   const requests: ReceivedRequest[] = [];
   let current = handler;
+  let open = 0;
+  let peakOpen = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -49,6 +53,9 @@ export async function startHttpServer(handler: Handler = () => ({ status: 200 })
       };
       const n = requests.length;
       requests.push(received);
+      open++;
+      peakOpen = Math.max(peakOpen, open);
+      res.on('close', () => open--);
       const reply = current(received, n);
       const send = (): void => {
         if (res.destroyed) return;
@@ -64,6 +71,9 @@ export async function startHttpServer(handler: Handler = () => ({ status: 200 })
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get peakOpen() {
+      return peakOpen;
+    },
     respond(next) {
       current = next;
     },
