@@ -84,6 +84,8 @@ export class PostgresSinkTask extends SinkTask {
   #mode: InsertMode = 'insert';
   /** Column types per qualified table name; forgotten after any failure that may mean the table changed. */
   readonly #tables = new Map<string, TableInfo>();
+  /** Table name per topic: worked out once, not per record. */
+  readonly #tableNames = new Map<string, string>();
 
   version(): string {
     return VERSION;
@@ -95,6 +97,7 @@ export class PostgresSinkTask extends SinkTask {
     this.#cfg = cfg;
     this.#mode = insertMode(cfg);
     this.#tables.clear();
+    this.#tableNames.clear();
     const pool = new pg.Pool(poolConfig(cfg));
     // a pooled connection that dies while idle is reported here; unheard, the event would kill the thread
     pool.on('error', () => undefined);
@@ -142,7 +145,12 @@ export class PostgresSinkTask extends SinkTask {
   }
 
   #tableName(topic: string): string {
-    return this.#cfg.table.replaceAll('${topic}', topic);
+    let name = this.#tableNames.get(topic);
+    if (name === undefined) {
+      name = this.#cfg.table.replaceAll('${topic}', topic);
+      this.#tableNames.set(topic, name);
+    }
+    return name;
   }
 
   /** Looks up (or creates) every table, then splits rows into statements by table and column list. */
