@@ -12,6 +12,7 @@ import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import { loadConnectorModule } from '../connect/connector-module.js';
+import { TransformChain } from '../connect/transforms/chain.js';
 import type { SinkConnector } from '../connect/sink-connector.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { KafkaCluster } from '../kafka/cluster.js';
@@ -108,6 +109,9 @@ export class ConnectorRuntime {
   private supervisor: LockSupervisor | undefined;
   private tasks: TaskSlot[] = [];
   private paused = false;
+  private stopping = false;
+  /** Task restarts under way, by task id: a second request joins the first, stop() waits for them. */
+  private readonly restarts = new Map<number, Promise<void>>();
   private restartingConnector = false;
   private readonly connectorActor: Actor<ConnectorMachine>;
   private readonly onTaskFailed: (name: string, taskId: number, error: string) => void;
@@ -263,9 +267,19 @@ export class ConnectorRuntime {
    * the same config. Resolves once the new task is starting. A task restarted while the connector is
    * paused comes back paused.
    */
-  async restartTask(id: number): Promise<void> {
-    const old = this.tasks[id];
-    if (old === undefined) throw new RangeError(`${this.config.name} has no task ${id}`);
+  restartTask(id: number): Promise<void> {
+    if (this.tasks[id] === undefined)
+      return Promise.reject(new RangeError(`${this.config.name} has no task ${id}`));
+    let pending = this.restarts.get(id);
+    if (pending === undefined) {
+      pending = this.replaceTask(id).finally(() => this.restarts.delete(id));
+      this.restarts.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async replaceTask(id: number): Promise<void> {
+    const old = this.tasks[id]!;
     old.restarting = true;
     this.log.info({ task: id }, 'restarting task');
     try {
@@ -274,6 +288,8 @@ export class ConnectorRuntime {
       // every way out of running / paused / starting stops the runner once, through `stopped`
       await (old.stopped ?? Promise.resolve());
       await this.pool?.stopTask(`${this.config.name}-${id}`);
+      // the worker began stopping meanwhile: the old task is stopped, and no new one may outlive stop()
+      if (this.stopping) return;
       const fresh = this.makeTask(id, old.props);
       fresh.restarting = true;
       this.tasks[id] = fresh;
@@ -336,6 +352,9 @@ export class ConnectorRuntime {
         [...problems].flatMap(([key, list]) => list.map((p) => `${c.name}: ${key}: ${p}`)),
       );
     }
+    // custom transform modules are imported and configured once here, so a bad one fails the start
+    // instead of every task (built-ins were already checked when the config was compiled)
+    (await TransformChain.load(c.transforms)).close();
     await connector.start(c.raw);
     this.connector = connector;
     const taskConfigs = (await connector.taskConfigs(c.tasksMax)).slice(0, c.tasksMax);
@@ -372,6 +391,8 @@ export class ConnectorRuntime {
 
   /** Stops every task (graceful: puts finish, acks sent, the rest released), the pool and the connector. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.restarts.values()].map((p) => p.catch(() => undefined)));
     this.connectorActor.send({ type: 'STOP' });
     await Promise.all(
       this.tasks.map(async (t) => {

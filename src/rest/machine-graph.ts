@@ -3,7 +3,9 @@
  * machines/diagram.ts does), with nodes named as the runtime names states in its counters
  * (`up.running` for a nested state, the `work` region's leaf for the batch machine's parallel
  * `active` state, whose `lease` region shows as a `/renewing` suffix on the counts), and a layered
- * layout: a node's column is its distance from the initial state.
+ * layout: edges that close a cycle are set aside, a node's column is the longest path to it from the
+ * initial state, and each column is ordered by where its predecessors sit, which keeps most edges
+ * pointing right and few of them crossing.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 
@@ -36,6 +38,8 @@ export const NODE_H = 46;
 const COL_GAP = 70;
 const ROW_GAP = 28;
 const MARGIN = 20;
+/** Room above and below for edges bent around the nodes. */
+const BEND_ROOM = 50;
 
 const children = (n: AnyStateNode) => Object.values(n.states) as AnyStateNode[];
 
@@ -99,26 +103,9 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
   };
   visit(machine.root);
 
-  // columns: breadth-first distance from the initial leaf; unreachable states go last
   const initial = names.get(entryLeaf(machine.root))!;
-  const rank = new Map<string, number>([[initial, 0]]);
-  const queue = [initial];
-  while (queue.length > 0) {
-    const cur = queue.shift()!;
-    for (const e of edges.values()) {
-      if (e.from === cur && !rank.has(e.to)) {
-        rank.set(e.to, rank.get(cur)! + 1);
-        queue.push(e.to);
-      }
-    }
-  }
-  const maxRank = Math.max(0, ...rank.values());
-  const columns: string[][] = [];
-  for (const leaf of leaves) {
-    const name = names.get(leaf)!;
-    const r = rank.get(name) ?? maxRank + 1;
-    (columns[r] ??= []).push(name);
-  }
+  const order = leaves.map((l) => names.get(l)!);
+  const columns = layerColumns(initial, order, [...edges.values()]);
   const finals = new Set(leaves.filter((l) => l.type === 'final').map((l) => names.get(l)!));
   const nodes: GraphNode[] = [];
   const tallest = Math.max(...columns.map((c) => c?.length ?? 0));
@@ -131,7 +118,7 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
         name,
         final: finals.has(name),
         x: MARGIN + x * (NODE_W + COL_GAP),
-        y: MARGIN + offset + y * (NODE_H + ROW_GAP),
+        y: BEND_ROOM + offset + y * (NODE_H + ROW_GAP),
       }),
     );
   });
@@ -141,6 +128,57 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
     nodes,
     edges: [...edges.values()],
     width: MARGIN * 2 + columns.length * NODE_W + (columns.length - 1) * COL_GAP,
-    height: MARGIN * 2 + colHeight(tallest),
+    height: BEND_ROOM * 2 + colHeight(tallest),
   };
+}
+
+/**
+ * Columns of node names. Back edges (found by a depth-first walk from the initial state) are ignored,
+ * so the rest is acyclic and a node's column is its longest distance from the initial state; nodes
+ * the walk does not reach go last.
+ */
+function layerColumns(initial: string, order: readonly string[], edges: readonly GraphEdge[]): string[][] {
+  const out = new Map<string, string[]>(order.map((n) => [n, []]));
+  for (const e of edges) out.get(e.from)?.push(e.to);
+  const back = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (n: string) => {
+    state.set(n, 'open');
+    for (const to of out.get(n) ?? []) {
+      if (state.get(to) === 'open') back.add(`${n}\u0000${to}`);
+      else if (!state.has(to)) walk(to);
+    }
+    state.set(n, 'done');
+  };
+  walk(initial);
+  const forward = edges.filter((e) => !back.has(`${e.from}\u0000${e.to}`) && state.has(e.from));
+  const rank = new Map<string, number>([[initial, 0]]);
+  // longest path over the acyclic part: relax until nothing changes (a handful of states)
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const e of forward) {
+      const r = (rank.get(e.from) ?? 0) + 1;
+      if (rank.has(e.from) && r > (rank.get(e.to) ?? -1)) {
+        rank.set(e.to, r);
+        changed = true;
+      }
+    }
+  }
+  const last = Math.max(0, ...rank.values()) + 1;
+  const columns: string[][] = [];
+  for (const n of order) (columns[rank.get(n) ?? last] ??= []).push(n);
+  const dense = columns.filter((c) => c !== undefined);
+  // order each column by the mean row of its predecessors in earlier columns
+  const row = new Map<string, number>();
+  dense.forEach((col, x) => {
+    if (x > 0) {
+      const weight = (n: string) => {
+        const rows = forward.filter((e) => e.to === n && row.has(e.from)).map((e) => row.get(e.from)!);
+        return rows.length === 0 ? Number.POSITIVE_INFINITY : rows.reduce((a, b) => a + b, 0) / rows.length;
+      };
+      col.sort((a, b) => weight(a) - weight(b));
+    }
+    col.forEach((n, y) => row.set(n, y));
+  });
+  return dense;
 }

@@ -34,11 +34,18 @@ const FAULT_STATES = new Set(['failed', 'ackFailed', 'expired']);
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-/** An edge: straight when it goes right, bent when it goes back or stays in its column (so a pair does not overlap). */
+const COLUMN = NODE_W + 70;
+
+/**
+ * An edge: straight to the next column; bowed when it skips columns (the longer, the more, towards the
+ * side of its target, so it passes around the nodes between); bent when it goes back or stays in its
+ * column, so a pair of opposite edges does not overlap.
+ */
 function edgePath(from: GraphNode, to: GraphNode): { d: string; mid: Point } {
   const fc = { x: from.x + NODE_W / 2, y: from.y + NODE_H / 2 };
   const tc = { x: to.x + NODE_W / 2, y: to.y + NODE_H / 2 };
-  const bend = to.x > from.x ? 0 : 45;
+  const span = Math.round((to.x - from.x) / COLUMN);
+  const bend = span <= 0 ? 45 : span === 1 ? 0 : (to.y > from.y ? 1 : -1) * 16 * span;
   const mx = (fc.x + tc.x) / 2;
   const my = (fc.y + tc.y) / 2;
   const len = Math.hypot(tc.x - fc.x, tc.y - fc.y) || 1;
@@ -56,10 +63,15 @@ function edgePath(from: GraphNode, to: GraphNode): { d: string; mid: Point } {
 export function machineSvg(graph: MachineGraph): string {
   const byName = new Map(graph.nodes.map((n) => [n.name, n]));
   const id = escapeHtml(graph.machine);
+  // bowed edges may leave the node area: the view box grows to hold them
+  let top = 0;
+  let bottom = graph.height;
   const edges = graph.edges.map((e) => {
     const from = byName.get(e.from)!;
     const to = byName.get(e.to)!;
     const { d, mid } = edgePath(from, to);
+    top = Math.min(top, mid.y - 16);
+    bottom = Math.max(bottom, mid.y + 10);
     return (
       `<g class="edge" data-from="${escapeHtml(e.from)}" data-to="${escapeHtml(e.to)}">` +
       `<title>${escapeHtml(`${e.from} → ${e.to}: ${e.events.join(', ')}`)}</title>` +
@@ -75,7 +87,7 @@ export function machineSvg(graph: MachineGraph): string {
       `<text class="count" x="${n.x + NODE_W / 2}" y="${n.y + 36}">0</text></g>`,
   );
   return (
-    `<svg class="machine" data-machine="${id}" viewBox="0 0 ${graph.width} ${graph.height}" width="${graph.width}" height="${graph.height}" role="img" aria-label="${id} state machine">` +
+    `<svg class="machine" data-machine="${id}" viewBox="0 ${round(top)} ${graph.width} ${round(bottom - top)}" width="${graph.width}" height="${round(bottom - top)}" role="img" aria-label="${id} state machine">` +
     `<defs><marker id="arrow-${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>` +
     `${edges.join('')}${nodes.join('')}</svg>`
   );

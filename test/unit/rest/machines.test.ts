@@ -7,7 +7,7 @@ import { taskMachine } from '../../../src/machines/task.js';
 import { createActorCensus } from '../../../src/observability/actor-census.js';
 import { machineGraph } from '../../../src/rest/machine-graph.js';
 import { RateTracker } from '../../../src/rest/machine-events.js';
-import { machineSvg } from '../../../src/rest/machines-page.js';
+import { machineSvg, machinesPage } from '../../../src/rest/machines-page.js';
 
 describe('machineGraph', () => {
   it('draws every state of the task machine once, starting from its initial state', () => {
@@ -44,6 +44,17 @@ describe('machineGraph', () => {
     expect(svg.match(/<g class="node/g)?.length).toBe(g.nodes.length);
     expect(svg.match(/<g class="edge"/g)?.length).toBe(g.edges.length);
     expect(svg).not.toContain('NaN');
+  });
+});
+
+describe('machinesPage', () => {
+  it('is one page whose inline script parses and which loads nothing from elsewhere', () => {
+    const html = machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
+    const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect(() => new Function(script!)).not.toThrow();
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
+    expect(html.match(/<svg class="machine"/g)?.length).toBe(3);
   });
 });
 
