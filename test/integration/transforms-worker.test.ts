@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
 import {
+  REPO_ROOT,
   createTopic,
   deleteTopics,
   kafkaClient,
@@ -191,5 +192,26 @@ describe('transforms through the Worker into FileStreamSink', () => {
     } finally {
       await admin.disconnect();
     }
+  });
+
+  it('a custom transform module that is not a transformation fails the connector start, before any task', async () => {
+    const topic = await filledTopic('smt-bad-module');
+    const worker = workerConfig();
+    const config = compileConnectorConfig(
+      {
+        name: `${topic}-file`,
+        'connector.class': 'FileStreamSink',
+        file: path.join(dir, `${topic}.txt`),
+        topics: topic,
+        transforms: 'custom',
+        'transforms.custom.type': './test/fixtures/transforms/not-a-transform.ts',
+      },
+      worker,
+      { cwd: REPO_ROOT },
+    );
+    const w = new Worker({ worker, logger: testLogger, connectors: [config] });
+    await expect(w.start()).rejects.toMatchObject({ code: 'SHARESINK_TRANSFORM_MODULE_INVALID' });
+    await w.stop();
+    expect(lines(path.join(dir, `${topic}.txt`))).toEqual([]);
   });
 });

@@ -124,8 +124,8 @@ export class TimestampConverter implements Transformation {
   apply(record: SinkRecord): SinkRecord {
     const schema = this.#side.schema(record);
     const value = this.#side.value(record);
-    if (value === null || value === undefined) return record;
     if (schema === undefined) {
+      if (value === null || value === undefined) return record;
       if (this.#field === '')
         return this.#side.update(record, undefined, this.#convert(value, inferType(value)));
       const map = requireMap(value, PURPOSE);
@@ -134,12 +134,16 @@ export class TimestampConverter implements Transformation {
       );
       return this.#side.update(record, undefined, fromEntries(entries));
     }
+    // a null value keeps its place but takes the converted schema, as in Connect
     if (this.#field === '') {
       const target = this.#cache.get(schema, (s) => typeSchema(this.#target, s.optional ?? false));
-      return this.#side.update(record, target, this.#convert(value, schemaType(schema)));
+      const converted =
+        value === null || value === undefined ? null : this.#convert(value, schemaType(schema));
+      return this.#side.update(record, target, converted);
     }
-    const struct = requireStruct(schema, value, PURPOSE);
     const updated = this.#cache.get(schema, (s) => this.#structSchema(s));
+    if (value === null || value === undefined) return this.#side.update(record, updated, null);
+    const struct = requireStruct(schema, value, PURPOSE);
     const entries = (schema.fields ?? []).map((field): [string, unknown] => {
       const v = fieldValue(struct, field, this.#replaceNull);
       if (field.name !== this.#field || v === null) return [field.name, v];

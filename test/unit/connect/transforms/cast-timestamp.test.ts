@@ -109,6 +109,22 @@ describe('TimestampConverter', () => {
     expect(out.keySchema).toMatchObject({ type: 'int32', name: LOGICAL.time });
   });
 
+  it('keeps a null value, giving it the converted schema', () => {
+    const whole = transform('TimestampConverter$Value', { 'target.type': 'Timestamp' });
+    const out = whole.apply(rec({ value: null, valueSchema: { type: 'int64', optional: true } }))!;
+    expect(out.value).toBeNull();
+    expect(out.valueSchema).toMatchObject({ type: 'int64', optional: true, name: LOGICAL.timestamp });
+    const field = transform('TimestampConverter$Value', { field: 'at', 'target.type': 'unix' });
+    const schema = struct(
+      { at: { type: 'int64', optional: true, name: LOGICAL.timestamp } },
+      { optional: true },
+    );
+    expect(field.apply(rec({ value: null, valueSchema: schema }))!.value).toBeNull();
+    expect(field.apply(rec({ value: { at: null }, valueSchema: schema }))!.value).toEqual({ at: null });
+    const schemaless = rec({ value: null });
+    expect(field.apply(schemaless)).toBe(schemaless);
+  });
+
   it('needs a format for strings, checked at configure time for the target and per record for input', () => {
     expect(() => transform('TimestampConverter$Value', { 'target.type': 'string' })).toThrow(
       /format: is required/,
