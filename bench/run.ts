@@ -224,6 +224,8 @@ interface PostgresResult {
   bare?: ChildResult;
   batchSize?: number;
   rowsInTable?: number;
+  /** Rows/s of every repeat (steady for sharesink); the fields above hold the best of each side. */
+  samples?: { sharesink: number[]; sharesinkOneThread: number[]; bare: number[] };
 }
 
 export interface BenchResults {
@@ -750,29 +752,51 @@ async function main(): Promise<void> {
           measure: { kind: 'drain', records: plan.pgRows },
           timeoutMs: 300_000,
         });
-        // the product default (one connection per pool thread), then one thread = one connection, as the bare loop
-        pgResult.sharesink = await runChild(pgSpec(os.availableParallelism(), table));
-        pgResult.sharesinkOneThread = await runChild(pgSpec(1, `${table}_1t`));
-        const batchSize = Math.max(1, Math.round(pgResult.sharesink.avgRecordsPerPut ?? 500));
-        pgResult.batchSize = batchSize;
-        pgResult.bare = await runChild({
-          kind: 'pg-bare',
-          label: 'pg-bare',
-          pgUrl,
-          likeTable: table,
-          table: `${table}_bare`,
-          rows: plan.pgRows,
-          batchSize,
-          timeoutMs: 300_000,
-        });
+        // Best of plan.repeats in alternating order, as for the other headline ratios: a single ~1 s
+        // drain per side is at the mercy of whatever else the two cores run at that moment. Each
+        // repeat: the product default (one connection per pool thread), one thread = one connection
+        // as the bare loop, and the bare loop (a copy of the first sink table's definition).
+        const rate = (r: ChildResult) => r.steadyRecordsPerSec ?? r.recordsPerSec;
+        const samples = { sharesink: [] as number[], sharesinkOneThread: [] as number[], bare: [] as number[] };
+        pgResult.samples = samples;
+        const keep = (side: keyof typeof samples, r: ChildResult) => {
+          samples[side].push(round(rate(r)));
+          const best = pgResult[side];
+          if (best === undefined || rate(r) > rate(best)) pgResult[side] = r;
+        };
+        const tables: string[] = [];
+        for (let rep = 0; rep < plan.repeats; rep++) {
+          const t = rep === 0 ? table : `${table}_r${rep}`;
+          tables.push(t, `${t}_1t`);
+          const steps = [
+            async () => keep('sharesink', await runChild(pgSpec(os.availableParallelism(), t))),
+            async () => keep('sharesinkOneThread', await runChild(pgSpec(1, `${t}_1t`))),
+            async () => {
+              pgResult.batchSize ??= Math.max(1, Math.round(pgResult.sharesink?.avgRecordsPerPut ?? 500));
+              keep(
+                'bare',
+                await runChild({
+                  kind: 'pg-bare',
+                  label: 'pg-bare',
+                  pgUrl,
+                  likeTable: table,
+                  table: `${table}_bare`,
+                  rows: plan.pgRows,
+                  batchSize: pgResult.batchSize,
+                  timeoutMs: 300_000,
+                }),
+              );
+            },
+          ];
+          for (const step of rep % 2 === 0 ? steps : steps.reverse()) await step();
+        }
         const { default: pg } = await import('pg');
         const client = new pg.Client({ connectionString: pgUrl });
         await client.connect();
         try {
           const n = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}"`);
           pgResult.rowsInTable = Number(n.rows[0]?.n ?? 0);
-          await client.query(`DROP TABLE IF EXISTS "${table}"`);
-          await client.query(`DROP TABLE IF EXISTS "${table}_1t"`);
+          for (const t of tables) await client.query(`DROP TABLE IF EXISTS "${t}"`);
         } finally {
           await client.end();
         }
