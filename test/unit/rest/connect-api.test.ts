@@ -252,6 +252,21 @@ describe('/health, /metrics and the live view', () => {
 });
 
 describe('startRestServer', () => {
+  it('close() ends open event streams and resolves promptly', async () => {
+    const own = await startRestServer(worker, {
+      listener: 'http://127.0.0.1:0',
+      lookupClusterId: false,
+      logger,
+    });
+    const res = await fetch(`${own.url}/machines/events`);
+    const reader = res.body!.getReader();
+    await reader.read();
+    const began = Date.now();
+    await own.close();
+    expect(Date.now() - began).toBeLessThan(1000);
+    for (let r = await reader.read(); !r.done; r = await reader.read());
+  });
+
   it('refuses a listener that is not http://host:port, and a port in use, with typed errors', async () => {
     await expect(
       startRestServer(worker, { listener: 'ftp://x:1', lookupClusterId: false, logger }),

@@ -58,6 +58,86 @@ describe('machinesPage', () => {
   });
 });
 
+/** Just enough DOM for the page's script: the nodes and edges of each diagram, parsed from the HTML. */
+function fakePage(html: string) {
+  const el = (dataset: Record<string, string>, children: Record<string, { textContent: string }> = {}) => {
+    const classes = new Set<string>();
+    return {
+      dataset,
+      classes,
+      classList: { toggle: (c: string, on: boolean) => void (on ? classes.add(c) : classes.delete(c)) },
+      querySelector: (sel: string) => children[sel]!,
+    };
+  };
+  const svgs = [...html.matchAll(/<svg class="machine" data-machine="([^"]+)"[\s\S]*?<\/svg>/g)].map((m) => {
+    const nodes = [...m[0].matchAll(/<g class="node[^"]*" data-state="([^"]+)"/g)].map((n) =>
+      el({ state: n[1]! }, { '.count': { textContent: '0' } }),
+    );
+    const edges = [...m[0].matchAll(/<g class="edge" data-from="([^"]+)" data-to="([^"]+)"/g)].map((e) =>
+      el({ from: e[1]!, to: e[2]! }, { '.rate': { textContent: '' } }),
+    );
+    return {
+      dataset: { machine: m[1]! },
+      nodes,
+      edges,
+      querySelectorAll: (sel: string) => (sel === 'g.node' ? nodes : edges),
+    };
+  });
+  const byId = new Map<string, { textContent: string }>();
+  const document = {
+    getElementById: (id: string) => {
+      if (!byId.has(id)) byId.set(id, { textContent: '' });
+      return byId.get(id);
+    },
+    querySelectorAll: () => svgs,
+  };
+  const sources: Array<{ url: string; listeners: Map<string, (m: { data: string }) => void> }> = [];
+  class EventSource {
+    readonly listeners = new Map<string, (m: { data: string }) => void>();
+    constructor(readonly url: string) {
+      sources.push(this);
+    }
+    addEventListener(type: string, fn: (m: { data: string }) => void) {
+      this.listeners.set(type, fn);
+    }
+  }
+  return { document, svgs, sources, byId, EventSource };
+}
+
+describe('the page script', () => {
+  it('subscribes to /machines/events and paints counts and rates from an update', () => {
+    const html = machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
+    const script = /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
+    const page = fakePage(html);
+    new Function('document', 'location', 'EventSource', script)(
+      page.document,
+      { pathname: '/machines' },
+      page.EventSource,
+    );
+    expect(page.sources.map((s) => s.url)).toEqual(['/machines/events']);
+    page.sources[0]!.listeners.get('machines')!({
+      data: JSON.stringify({
+        at: 0,
+        states: { batch: { putting: 2, 'putting/renewing': 1 }, task: { running: 2 }, connector: {} },
+        rates: [{ machine: 'batch', from: 'acquired', to: 'putting', perSecond: 5 }],
+        totals: { batch: 40 },
+      }),
+    });
+    const batch = page.svgs.find((s) => s.dataset.machine === 'batch')!;
+    const putting = batch.nodes.find((n) => n.dataset.state === 'putting')!;
+    expect(putting.querySelector('.count').textContent).toBe('3 (1 renewing)');
+    expect(putting.classes.has('busy')).toBe(true);
+    const edge = batch.edges.find((e) => e.dataset.from === 'acquired' && e.dataset.to === 'putting')!;
+    expect(edge.classes.has('active')).toBe(true);
+    expect(edge.querySelector('.rate').textContent).toBe('5.0/s');
+    const task = page.svgs.find((s) => s.dataset.machine === 'task')!;
+    expect(task.nodes.find((n) => n.dataset.state === 'running')!.querySelector('.count').textContent).toBe(
+      '2',
+    );
+    expect(page.byId.get('total-batch')?.textContent).toBe('40 transitions so far');
+  });
+});
+
 describe('live counts', () => {
   it('the census counts live actors per state and forgets an actor when it ends', () => {
     const census = createActorCensus();
