@@ -204,6 +204,25 @@ describe('PostgresSink against PostgreSQL', () => {
     ]);
   });
 
+  it('a column whose type changed under the task is written row by row once, then by one statement again', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int, v text)`);
+    const statements = await countStatements(table);
+    const { task, errant } = await start({ table });
+    const batch = (from: number) => [0, 1, 2].map((i) => rec({ id: from + i, v: from + i }));
+    await task.put(batch(0));
+    expect(await statements()).toBe(1);
+    await admin.query(`ALTER TABLE "${table}" ALTER COLUMN v TYPE int USING v::int`);
+    await task.put(batch(10)); // the cached text[] cast no longer fits: three single-row statements
+    expect(await statements()).toBe(4);
+    await task.put(batch(20));
+    expect(await statements()).toBe(5);
+    expect(errant).toEqual([]);
+    expect(await rows(`SELECT count(*)::int AS n, sum(v)::int AS sum FROM "${table}"`)).toEqual([
+      { n: 9, sum: 99 },
+    ]);
+  });
+
   it('auto.create: columns typed from the Connect schema, identifiers quoted literally', async () => {
     const table = uniqueTable('sink_pg "quoted"; drop');
     const schema: Schema = {

@@ -224,6 +224,10 @@ export class PostgresSinkTask extends SinkTask {
       if (!single) await rollback(client, error);
       if (!isDataError(error)) throw error;
     }
+    // The column types cast to may be stale (ALTER TABLE … TYPE makes the multi-row statement fail with
+    // 42804 while single rows pass): describe the tables again on the next put, or every later batch
+    // would take the row-by-row path.
+    this.#tables.clear();
     await this.#isolate(client, chunks, report);
   }
 
