@@ -223,6 +223,27 @@ describe('PostgresSink against PostgreSQL', () => {
     ]);
   });
 
+  it('a column type renamed under the task: the batch still goes in, as VALUES', async () => {
+    const table = uniqueTable();
+    const type = `${table}_mood`;
+    cleanup.push(`DROP TYPE IF EXISTS "${type}_renamed" CASCADE`);
+    await admin.query(`CREATE TYPE "${type}" AS ENUM ('ok', 'sad')`);
+    await admin.query(`CREATE TABLE "${table}" (id int, m "${type}")`);
+    const statements = await countStatements(table);
+    const { task, errant } = await start({ table });
+    await task.put([rec({ id: 1, m: 'ok' }), rec({ id: 2, m: 'sad' })]);
+    await admin.query(`ALTER TYPE "${type}" RENAME TO "${type}_renamed"`);
+    await task.put([rec({ id: 3, m: 'ok' }), rec({ id: 4, m: 'sad' })]);
+    expect(errant).toEqual([]);
+    expect(await statements()).toBe(2);
+    expect(await rows(`SELECT id, m::text FROM "${table}" ORDER BY id`)).toEqual([
+      { id: 1, m: 'ok' },
+      { id: 2, m: 'sad' },
+      { id: 3, m: 'ok' },
+      { id: 4, m: 'sad' },
+    ]);
+  });
+
   it('auto.create: columns typed from the Connect schema, identifiers quoted literally', async () => {
     const table = uniqueTable('sink_pg "quoted"; drop');
     const schema: Schema = {

@@ -28,6 +28,16 @@ export function sqlState(error: unknown): string | undefined {
   return error instanceof pg.DatabaseError ? error.code : undefined;
 }
 
+/**
+ * True when the server refused the type a multi-row statement casts its arrays to: undefined_object
+ * (the type was renamed or dropped since the table was described) or insufficient_privilege (no USAGE
+ * on the type's schema). A VALUES statement names no type, so it may still pass.
+ */
+export function isCastRefused(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === '42704' || state === '42501';
+}
+
 /** True when the error blames specific rows, so retrying them one by one finds the bad ones. */
 export function isDataError(error: unknown): boolean {
   const state = sqlState(error);

@@ -13,7 +13,7 @@ import {
   type InsertMode,
   type PostgresSinkSettings,
 } from './config.js';
-import { breaksConnection, isDataError, sqlState, toConnectError } from './errors.js';
+import { breaksConnection, isCastRefused, isDataError, sqlState, toConnectError } from './errors.js';
 import { IDEMPOTENCE_KEY, dedupeByKey, toRow, type Row } from './rows.js';
 import {
   createTableSql,
@@ -86,6 +86,8 @@ export class PostgresSinkTask extends SinkTask {
   readonly #tables = new Map<string, TableInfo>();
   /** Table name per topic: worked out once, not per record. */
   readonly #tableNames = new Map<string, string>();
+  /** Multi-row statements as unnest; off for this instance once the server refused a cast (see #write). */
+  #unnest = true;
 
   version(): string {
     return VERSION;
@@ -98,6 +100,7 @@ export class PostgresSinkTask extends SinkTask {
     this.#mode = insertMode(cfg);
     this.#tables.clear();
     this.#tableNames.clear();
+    this.#unnest = true;
     const pool = new pg.Pool(poolConfig(cfg));
     // a pooled connection that dies while idle is reported here; unheard, the event would kill the thread
     pool.on('error', () => undefined);
@@ -203,7 +206,14 @@ export class PostgresSinkTask extends SinkTask {
   }
 
   #statement(chunk: Chunk, rows: readonly Row[]): Statement {
-    return insertStatement(chunk.qualified, chunk.table, rows, this.#mode, this.#cfg['pk.fields']);
+    return insertStatement(
+      chunk.qualified,
+      chunk.table,
+      rows,
+      this.#mode,
+      this.#cfg['pk.fields'],
+      this.#unnest,
+    );
   }
 
   /**
@@ -222,6 +232,13 @@ export class PostgresSinkTask extends SinkTask {
       return;
     } catch (error) {
       if (!single) await rollback(client, error);
+      if (this.#unnest && isCastRefused(error)) {
+        // the type cast to is gone or out of reach; VALUES names none, so the batch may still go that
+        // way. Rare enough (a renamed type, no USAGE on a type's schema) to stay on VALUES from here on.
+        this.#unnest = false;
+        this.#tables.clear();
+        return this.#write(client, chunks, report);
+      }
       if (!isDataError(error)) throw error;
     }
     // The column types cast to may be stale (ALTER TABLE … TYPE makes the multi-row statement fail with

@@ -103,9 +103,10 @@ export function insertStatement(
   rows: readonly Row[],
   mode: InsertMode,
   pkFields: readonly string[],
+  unnest = true,
 ): Statement {
   return (
-    (rows.length > 1 ? unnestInsert(qualified, table, rows, mode, pkFields) : undefined) ??
+    (unnest && rows.length > 1 ? unnestInsert(qualified, table, rows, mode, pkFields) : undefined) ??
     valuesInsert(qualified, table, rows, mode, pkFields)
   );
 }
