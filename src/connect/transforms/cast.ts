@@ -1,7 +1,7 @@
 /** Connect's Cast: casts the whole value, or some fields, to another primitive type. */
 import { ConfigDef } from '../config-def.js';
 import { DataError } from '../errors.js';
-import type { Field, Schema, SchemaType } from '../schema.js';
+import { LOGICAL, type Field, type Schema, type SchemaType } from '../schema.js';
 import type { SinkRecord } from '../sink-record.js';
 import { fieldSyntaxDef, problem, replaceNullDef } from './common-config.js';
 import {
@@ -15,6 +15,7 @@ import {
   structSchema,
   type Operating,
 } from './data.js';
+import { JavaDateFormat } from './java-date-format.js';
 import { javaDouble, javaFloat, javaIntCast, parseJavaFloat, parseJavaInteger } from './java-text.js';
 import type { Transformation } from './transformation.js';
 
@@ -103,7 +104,8 @@ export function castValue(value: unknown, from: SchemaType, to: SchemaType): unk
       return String(value);
     case 'boolean':
       if (typeof value === 'boolean') return value;
-      if (typeof value === 'number') return value !== 0;
+      // Java: Number.longValue() != 0, so 0.5 is false
+      if (typeof value === 'number') return Math.trunc(value) !== 0;
       if (typeof value === 'string') return value.toLowerCase() === 'true';
       return fail();
     case 'float32':
@@ -125,6 +127,44 @@ export function castValue(value: unknown, from: SchemaType, to: SchemaType): unk
   }
 }
 
+const DAY_MS = 86_400_000;
+
+/** Java's Values.dateFormatFor: a time of day, a date, or a timestamp, in UTC. */
+const TIME_FORMAT = new JavaDateFormat("HH:mm:ss.SSS'Z'");
+const DATE_FORMAT = new JavaDateFormat('yyyy-MM-dd');
+const TIMESTAMP_FORMAT = new JavaDateFormat("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'");
+
+function dateText(date: Date): string {
+  const ms = date.getTime();
+  if (ms < DAY_MS) return TIME_FORMAT.format(date);
+  return ms % DAY_MS === 0 ? DATE_FORMAT.format(date) : TIMESTAMP_FORMAT.format(date);
+}
+
+/**
+ * A cast with the value's schema. Logical values are first encoded as Connect encodes them (Date as
+ * days, Time and Timestamp as milliseconds) unless the target is string, which formats dates as
+ * Connect's Values does; a Decimal (a decimal string here, a BigDecimal in Java) casts as a number.
+ */
+export function castTyped(value: unknown, schema: Schema, to: SchemaType): unknown {
+  if (value === null || value === undefined) return null;
+  if (!INPUTS.has(schema.type))
+    throw new DataError(`Cast transformation does not support casting from ${schema.type}`);
+  if (schema.name === LOGICAL.decimal) {
+    if (to === 'string') return String(value);
+    const n = Number(value);
+    if (!Number.isFinite(n))
+      throw new DataError(`Cast transformation could not read the Decimal ${String(value)}`);
+    return castValue(n, 'float64', to);
+  }
+  if (value instanceof Date) {
+    if (to === 'string') return dateText(value);
+    const ms = value.getTime();
+    const encoded = schema.name === LOGICAL.date ? Math.floor(ms / DAY_MS) : ms;
+    return castValue(encoded, 'int64', to);
+  }
+  return castValue(value, schema.type, to);
+}
+
 export class Cast implements Transformation {
   readonly #side: Operating;
   readonly #cache = new SchemaCache();
@@ -144,18 +184,14 @@ export class Cast implements Transformation {
   apply(record: SinkRecord): SinkRecord {
     const schema = this.#side.schema(record);
     const value = this.#side.value(record);
+    if (value === null || value === undefined) return record;
     const whole = this.#casts.get(WHOLE);
     if (whole !== undefined) {
       if (schema === undefined)
-        return this.#side.update(
-          record,
-          undefined,
-          value == null ? null : castValue(value, inferType(value), whole),
-        );
-      const target = this.#cache.get(schema, (s) => this.#castSchema(s, whole));
-      return this.#side.update(record, target, castValue(value, schema.type, whole));
+        return this.#side.update(record, undefined, castValue(value, inferType(value), whole));
+      const target = this.#cache.get(schema, (s) => this.#wholeSchema(s, whole));
+      return this.#side.update(record, target, castTyped(value, schema, whole));
     }
-    if (value === null || value === undefined) return record;
     if (schema === undefined) {
       const map = requireMap(value, PURPOSE);
       const entries: [string, unknown][] = Object.entries(map).filter(([k]) => !this.#casts.has(k));
@@ -171,23 +207,38 @@ export class Cast implements Transformation {
     const entries = (schema.fields ?? []).map((field): [string, unknown] => {
       const v = fieldValue(struct, field, this.#replaceNull);
       const type = this.#casts.get(field.name);
-      return [field.name, type === undefined ? v : castValue(v, field.schema.type, type)];
+      return [field.name, type === undefined ? v : castTyped(v, field.schema, type)];
     });
     return this.#side.update(record, updated, fromEntries(entries));
   }
 
+  /** A cast field's schema: the bare target type, keeping optional and the (cast) default. */
   #castSchema(source: Schema, to: SchemaType): Schema {
-    if (
-      !INPUTS.has(source.type) ||
-      (source.name !== undefined && source.name.startsWith('org.apache.kafka.connect.data.'))
-    )
-      throw new DataError(`Cast transformation does not support casting from ${source.name ?? source.type}`);
+    if (!INPUTS.has(source.type))
+      throw new DataError(`Cast transformation does not support casting from ${source.type}`);
     const schema: { -readonly [K in keyof Schema]: Schema[K] } = {
       type: to,
       optional: source.optional ?? false,
     };
     if (source.default !== undefined && source.default !== null)
-      schema.default = castValue(source.default, source.type, to);
+      schema.default = castTyped(source.default, source, to);
+    return schema;
+  }
+
+  /**
+   * A whole-value cast keeps the schema's name, version, doc and parameters, as Connect does, except a
+   * Connect logical name (Date, Timestamp, …) on another base type, which would describe data that is
+   * no longer there (Connect's own JsonConverter cannot write such a value).
+   */
+  #wholeSchema(source: Schema, to: SchemaType): Schema {
+    const schema: { -readonly [K in keyof Schema]: Schema[K] } = { ...this.#castSchema(source, to) };
+    const logical = source.name?.startsWith('org.apache.kafka.connect.data.') === true;
+    if (source.name !== undefined && !(logical && source.type !== to)) {
+      schema.name = source.name;
+      if (source.version !== undefined) schema.version = source.version;
+    }
+    if (source.doc !== undefined) schema.doc = source.doc;
+    if (source.parameters !== undefined && !logical) schema.parameters = source.parameters;
     return schema;
   }
 

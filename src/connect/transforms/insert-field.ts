@@ -127,12 +127,11 @@ export class InsertField implements Transformation {
     if (this.#topic) yield [this.#topic.name, record.topic];
     if (this.#partition) yield [this.#partition.name, record.partition];
     if (this.#offset) yield [this.#offset.name, record.offset];
-    if (this.#timestamp) {
-      const ts = record.timestamp;
-      // schema'd: Connect's Timestamp logical type, a Date here; schemaless: the epoch millis
-      yield [this.#timestamp.name, ts === null ? null : schemaful ? new Date(ts) : ts];
-    }
-    if (this.#static) yield [this.#static.name, this.#staticValue];
+    // a record without timestamp, or no static.value, leaves the field out (null in a struct), as Connect
+    const ts = record.timestamp;
+    // schema'd: Connect's Timestamp logical type, a Date here; schemaless: the epoch millis
+    if (this.#timestamp && ts !== null) yield [this.#timestamp.name, schemaful ? new Date(ts) : ts];
+    if (this.#static && this.#staticValue !== null) yield [this.#static.name, this.#staticValue];
   }
 
   #schema(source: Schema): Schema {

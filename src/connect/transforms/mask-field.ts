@@ -59,8 +59,8 @@ export class MaskField implements Transformation {
   }
 
   apply(record: SinkRecord): SinkRecord {
+    // no tombstone pass-through: Connect's MaskField requires a map or struct, so a null fails the record
     const value = this.#side.value(record);
-    if (value === null || value === undefined) return record;
     const schema = this.#side.schema(record);
     if (schema === undefined) {
       const map = requireMap(value, PURPOSE);
@@ -72,10 +72,8 @@ export class MaskField implements Transformation {
       return this.#side.update(record, undefined, fromEntries(out));
     }
     const struct = requireStruct(schema, value, PURPOSE);
+    // listed fields the struct does not have are ignored, as in Connect
     const masked = new Set(this.#fields);
-    for (const name of this.#fields)
-      if (!schema.fields?.some((f) => f.name === name))
-        throw new DataError(`${name} is not a valid field name`);
     const entries: [string, unknown][] = [];
     for (const field of schema.fields ?? []) {
       const v = fieldValue(struct, field, this.#replaceNull);

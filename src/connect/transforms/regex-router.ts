@@ -81,12 +81,14 @@ export function compileJavaReplacement(
 }
 
 export class RegexRouter implements Transformation {
-  #regex = /$^/;
+  #whole = /$^/;
+  #first = /$^/;
   #parts: ReplacementPart[] = [];
 
   configure(props: Readonly<Record<string, string>>): void {
     const v = REGEX_ROUTER_DEF.parse(props);
-    this.#regex = new RegExp(`^(?:${v.regex})$`);
+    this.#whole = new RegExp(`^(?:${v.regex})$`);
+    this.#first = new RegExp(v.regex);
     // matching the empty alternative reveals how many groups, and which names, the pattern has
     const probe = new RegExp(`${v.regex}|`).exec('')!;
     try {
@@ -105,13 +107,17 @@ export class RegexRouter implements Transformation {
   }
 
   apply(record: SinkRecord): SinkRecord {
-    const match = this.#regex.exec(record.topic);
-    if (match === null) return record;
-    let topic = '';
+    // Java: matcher.matches() decides, then replaceFirst() rewrites the first match (usually all of it)
+    if (!this.#whole.test(record.topic)) return record;
+    const match = this.#first.exec(record.topic)!;
+    let replaced = '';
     for (const part of this.#parts) {
-      if ('text' in part) topic += part.text;
-      else topic += (typeof part.group === 'number' ? match[part.group] : match.groups?.[part.group]) ?? '';
+      if ('text' in part) replaced += part.text;
+      else
+        replaced += (typeof part.group === 'number' ? match[part.group] : match.groups?.[part.group]) ?? '';
     }
+    const topic =
+      record.topic.slice(0, match.index) + replaced + record.topic.slice(match.index + match[0].length);
     return record.newRecord({ topic });
   }
 }

@@ -38,19 +38,21 @@ export class SetSchemaMetadata implements Transformation {
     const v = SET_SCHEMA_METADATA_DEF.parse(props);
     this.#name = v['schema.name'];
     this.#version = v['schema.version'];
-    if ((this.#name === null || this.#name === '') && this.#version === null)
+    if (this.#name === null && this.#version === null)
       throw problem('schema.name', 'neither schema.name nor schema.version is set', 'at least one of them');
   }
 
   apply(record: SinkRecord): SinkRecord {
     const schema = this.#side.schema(record);
+    const value = this.#side.value(record);
+    if (schema === undefined && (value === null || value === undefined)) return record;
     if (schema === undefined) throw new DataError('Schema required for [updating schema metadata]');
     const updated = this.#cache.get(schema, (s): Schema => ({
       ...s,
-      ...(this.#name !== null && this.#name !== '' ? { name: this.#name } : {}),
+      ...(this.#name !== null ? { name: this.#name } : {}),
       ...(this.#version !== null ? { version: this.#version } : {}),
     }));
     // structs are plain objects here, not bound to their schema, so the value needs no rebuilding
-    return this.#side.update(record, updated, this.#side.value(record));
+    return this.#side.update(record, updated, value);
   }
 }

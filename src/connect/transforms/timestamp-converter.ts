@@ -8,6 +8,7 @@ import { fieldSyntaxDef, problem, replaceNullDef } from './common-config.js';
 import {
   fieldValue,
   fromEntries,
+  get,
   kindOf,
   requireMap,
   requireStruct,
@@ -129,9 +130,10 @@ export class TimestampConverter implements Transformation {
       if (this.#field === '')
         return this.#side.update(record, undefined, this.#convert(value, inferType(value)));
       const map = requireMap(value, PURPOSE);
-      const entries = Object.entries(map).map(([k, v]): [string, unknown] =>
-        k === this.#field && v !== null && v !== undefined ? [k, this.#convert(v, inferType(v))] : [k, v],
-      );
+      // Connect puts the field back converted, so an absent one appears as null
+      const entries: [string, unknown][] = Object.entries(map).filter(([k]) => k !== this.#field);
+      const v = get(map, this.#field);
+      entries.push([this.#field, v === null || v === undefined ? null : this.#convert(v, inferType(v))]);
       return this.#side.update(record, undefined, fromEntries(entries));
     }
     // a null value keeps its place but takes the converted schema, as in Connect
@@ -152,15 +154,16 @@ export class TimestampConverter implements Transformation {
     return this.#side.update(record, updated, fromEntries(entries));
   }
 
+  /** Only the named field changes; a struct without it passes as it is, as in Connect. */
   #structSchema(source: Schema): Schema {
-    const found = source.fields?.some((f) => f.name === this.#field);
-    if (!found) throw new DataError(`Field does not exist: ${this.#field}`);
     const fields = (source.fields ?? []).map((f): Field =>
       f.name === this.#field
         ? { name: f.name, schema: typeSchema(this.#target, f.schema.optional ?? false) }
         : f,
     );
-    return structSchema(source, fields);
+    const schema = structSchema(source, fields);
+    // unlike the other field transforms, Connect keeps the struct's optional flag here
+    return source.optional === true ? { ...schema, optional: true } : schema;
   }
 
   #convert(value: unknown, from: TimestampType): unknown {
@@ -209,7 +212,8 @@ export class TimestampConverter implements Transformation {
 
 function inferType(value: unknown): TimestampType {
   if (value instanceof Date) return 'Timestamp';
-  if (typeof value === 'number') return 'unix';
+  // a Long is a unix time; a fraction (Java's Double) is not a timestamp Connect reads
+  if (typeof value === 'number' && Number.isInteger(value)) return 'unix';
   if (typeof value === 'string') return 'string';
   throw new DataError(`TimestampConverter does not support ${kindOf(value)} objects as timestamps`);
 }

@@ -44,6 +44,38 @@ describe('Cast', () => {
     expect(t.apply(rec({ key: Buffer.from('hi') }))!.key).toBe('aGk=');
   });
 
+  it('casts logical values as Connect encodes them, Decimal as a number, and passes null values through', () => {
+    const day = Date.UTC(2026, 0, 29);
+    const schema = struct({
+      d: { type: 'int32', optional: false, name: LOGICAL.date, version: 1 },
+      ts: { type: 'int64', optional: false, name: LOGICAL.timestamp, version: 1 },
+      price: { type: 'bytes', optional: false, name: LOGICAL.decimal, parameters: { scale: '2' } },
+      ratio: FLOAT64,
+    });
+    const t = transform('Cast$Value', { spec: 'd:int32,ts:string,price:int32,ratio:boolean' });
+    const out = t.apply(
+      rec({ value: { d: new Date(day), ts: new Date(TS), price: '12.75', ratio: 0.5 }, valueSchema: schema }),
+    )!;
+    expect(out.value).toEqual({
+      d: day / 86_400_000,
+      ts: '2026-01-29T13:45:06.789Z',
+      price: 12,
+      ratio: false,
+    });
+    const tombstone = rec({ value: null, valueSchema: { type: 'int32', optional: true } });
+    expect(transform('Cast$Value', { spec: 'string' }).apply(tombstone)).toBe(tombstone);
+    const whole = transform('Cast$Value', { spec: 'int64' }).apply(
+      rec({
+        value: new Date(TS),
+        valueSchema: { type: 'int64', name: LOGICAL.timestamp, version: 1, doc: 'd' },
+      }),
+    )!;
+    expect(whole).toMatchObject({
+      value: TS,
+      valueSchema: { type: 'int64', name: LOGICAL.timestamp, doc: 'd' },
+    });
+  });
+
   it('fails a record whose text is not a number, and refuses bad specs at configure time', () => {
     const t = transform('Cast$Value', { spec: 'n:int16' });
     expect(() => t.apply(rec({ value: { n: 'x' } }))).toThrow(/could not cast/);
@@ -107,6 +139,17 @@ describe('TimestampConverter', () => {
     const out = t.apply(rec({ key: new Date(TS), keySchema: { type: 'int64', name: LOGICAL.timestamp } }))!;
     expect(out.key).toEqual(new Date(Date.UTC(1970, 0, 1, 13, 45, 6, 789)));
     expect(out.keySchema).toMatchObject({ type: 'int32', name: LOGICAL.time });
+  });
+
+  it('puts an absent schemaless field back as null, leaves structs without the field alone, refuses fractions', () => {
+    const t = transform('TimestampConverter$Value', { field: 'at', 'target.type': 'Timestamp' });
+    expect(t.apply(rec({ value: { x: 1 } }))!.value).toEqual({ x: 1, at: null });
+    const schema = struct({ x: INT32 }, { optional: true });
+    expect(t.apply(rec({ value: { x: 1 }, valueSchema: schema }))!).toMatchObject({
+      value: { x: 1 },
+      valueSchema: { optional: true },
+    });
+    expect(() => t.apply(rec({ value: { at: 1.5 } }))).toThrow(/does not support number/);
   });
 
   it('keeps a null value, giving it the converted schema', () => {

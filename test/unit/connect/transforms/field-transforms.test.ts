@@ -50,6 +50,14 @@ describe('InsertField', () => {
     expect(t.apply(rec({ value: { id: 2 }, valueSchema: schema }))!.valueSchema).toBe(out.valueSchema);
   });
 
+  it('leaves out the timestamp of a record without one', () => {
+    const t = transform('InsertField$Value', { 'timestamp.field': 'ts', 'static.field': 's' });
+    expect(t.apply(rec({ value: { a: 1 }, timestamp: null }))!.value).toEqual({ a: 1 });
+    const out = t.apply(rec({ value: { a: 1 }, timestamp: null, valueSchema: struct({ a: INT32 }) }))!;
+    expect(out.value).toEqual({ a: 1 });
+    expect(out.valueSchema!.fields!.map((f) => f.name)).toEqual(['a', 'ts', 's']);
+  });
+
   it('works on the key with $Key and passes tombstones through', () => {
     const t = transform('InsertField$Key', { 'partition.field': 'p' });
     expect(t.apply(rec({ key: { k: 'a' } }))!.key).toEqual({ k: 'a', p: 3 });
@@ -106,10 +114,12 @@ describe('MaskField', () => {
     );
   });
 
-  it('masks the key with $Key, and a listed field missing from the schema is a data error', () => {
+  it('masks the key with $Key; a listed field the struct lacks is ignored; a tombstone fails, as in Connect', () => {
     const t = transform('MaskField$Key', { fields: 'ssn' });
     expect(t.apply(rec({ key: { ssn: '123', id: 1 } }))!.key).toEqual({ ssn: '', id: 1 });
-    expect(() => t.apply(rec({ key: { id: 1 }, keySchema: struct({ id: INT32 }) }))).toThrow(DataError);
+    expect(t.apply(rec({ key: { id: 1 } }))!.key).toEqual({ id: 1, ssn: null });
+    expect(t.apply(rec({ key: { id: 1 }, keySchema: struct({ id: INT32 }) }))!.key).toEqual({ id: 1 });
+    expect(() => t.apply(rec({ key: null }))).toThrow(DataError);
   });
 
   it('requires fields', () => {

@@ -18,6 +18,12 @@ describe('RegexRouter', () => {
     expect(t.apply(other)).toBe(other);
   });
 
+  it('rewrites the first match of a regex that matches the whole topic, as Java replaceFirst does', () => {
+    expect(
+      transform('RegexRouter', { regex: 'a|ab', replacement: 'X' }).apply(rec({ topic: 'ab' }))!.topic,
+    ).toBe('Xb');
+  });
+
   it('refuses a bad regex or a reference to a group that does not exist', () => {
     expect(() => transform('RegexRouter', { regex: '(', replacement: 'x' })).toThrow(/regex/);
     expect(() => transform('RegexRouter', { regex: '(a)', replacement: '$2' })).toThrow(/no group 2/);
@@ -68,6 +74,20 @@ describe('Flatten', () => {
   });
 });
 
+describe('Flatten with schemas', () => {
+  it('refuses map fields, and carries defaults down from a parent struct', () => {
+    const t = transform('Flatten$Value');
+    const withMap = struct({ m: { type: 'map', keySchema: STRING, valueSchema: INT32 } });
+    expect(() => t.apply(rec({ value: { m: {} }, valueSchema: withMap }))).toThrow(/does not support map/);
+    const inner = { ...struct({ a: INT32 }), default: { a: 5 } };
+    const out = t.apply(rec({ value: { in: { a: 1 } }, valueSchema: struct({ in: inner }) }))!;
+    expect(out.value).toEqual({ 'in.a': 1 });
+    expect(out.valueSchema!.fields).toEqual([
+      { name: 'in.a', schema: { type: 'int32', optional: false, default: 5 } },
+    ]);
+  });
+});
+
 describe('SetSchemaMetadata', () => {
   it('sets name and version on the schema, and needs a schema', () => {
     const t = transform('SetSchemaMetadata$Value', {
@@ -87,6 +107,8 @@ describe('SetSchemaMetadata', () => {
         .keySchema,
     ).toEqual({ ...INT32, version: 1 });
     expect(() => transform('SetSchemaMetadata$Value')).toThrow(/neither schema.name nor schema.version/);
+    const tombstone = rec({ value: null });
+    expect(t.apply(tombstone)).toBe(tombstone);
   });
 });
 
