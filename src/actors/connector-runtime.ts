@@ -112,7 +112,8 @@ export class ConnectorRuntime {
   private stopping = false;
   /** Task restarts under way, by task id: a second request joins the first, stop() waits for them. */
   private readonly restarts = new Map<number, Promise<void>>();
-  private restartingConnector = false;
+  /** A restart of the connector instance under way (stop() waits for it too). */
+  private connectorRestart: Promise<void> | undefined;
   private readonly connectorActor: Actor<ConnectorMachine>;
   private readonly onTaskFailed: (name: string, taskId: number, error: string) => void;
   private readonly inspect: ((event: InspectionEvent) => void) | undefined;
@@ -156,7 +157,7 @@ export class ConnectorRuntime {
 
   /** Connect's state of the connector instance. */
   get state(): ConnectState {
-    if (this.restartingConnector) return 'RESTARTING';
+    if (this.connectorRestart !== undefined) return 'RESTARTING';
     const s = this.connectorActor.getSnapshot();
     if (s.matches({ up: 'paused' })) return 'PAUSED';
     if (s.matches('up')) return 'RUNNING';
@@ -243,15 +244,15 @@ export class ConnectorRuntime {
    */
   restart(options: RestartOptions = {}): { connector: boolean; tasks: number[] } {
     const onlyFailed = options.onlyFailed === true;
+    if (this.stopping) return { connector: false, tasks: [] };
     const connector = !onlyFailed || this.state === 'FAILED';
     const tasks = options.includeTasks
       ? this.tasks.filter((t) => !onlyFailed || taskConnectState(t) === 'FAILED').map((t) => t.id)
       : [];
     if (connector) {
-      this.restartingConnector = true;
-      void this.restartConnectorInstance()
+      this.connectorRestart ??= this.restartConnectorInstance()
         .catch((err: Error) => this.log.error({ err }, 'connector restart failed'))
-        .finally(() => (this.restartingConnector = false));
+        .finally(() => (this.connectorRestart = undefined));
     }
     for (const id of tasks) {
       void this.restartTask(id).catch((err: Error) =>
@@ -392,7 +393,9 @@ export class ConnectorRuntime {
   /** Stops every task (graceful: puts finish, acks sent, the rest released), the pool and the connector. */
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.restarts.values()].map((p) => p.catch(() => undefined)));
+    await Promise.all(
+      [...this.restarts.values(), this.connectorRestart].map((p) => p?.catch(() => undefined)),
+    );
     this.connectorActor.send({ type: 'STOP' });
     await Promise.all(
       this.tasks.map(async (t) => {
