@@ -173,9 +173,10 @@ export function compileTransforms(
         `${prefix}negate: ${JSON.stringify(props[`${prefix}negate`])} is not true or false; accepted: true or false`,
       );
     const negate = negateText === 'true';
-    if (negate && predicate === undefined)
-      warnings.push(
-        `${prefix}negate=true: no ${prefix}predicate is set, so there is nothing to negate; ignored`,
+    // Connect refuses negate without predicate, whatever its value
+    if (negateText !== undefined && predicate === undefined)
+      problems.push(
+        `${prefix}negate: ${JSON.stringify(props[`${prefix}negate`])} is set but ${prefix}predicate is not, so there is no predicate to negate; accepted: negate together with ${prefix}predicate`,
       );
     const spec = pluginSpec(props, 'transforms', alias, cwd, problems, warnings);
     if (spec !== undefined) transforms.push({ ...spec, predicate, negate });

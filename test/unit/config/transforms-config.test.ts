@@ -102,6 +102,7 @@ describe('transforms and predicates in a connector config', () => {
         'transforms.e.regex': '(',
         'transforms.e.replacement': 'x',
         'transforms.e.negate': 'maybe',
+        'transforms.e.predicate': 'istomb',
         predicates: 'istomb,p2',
         'predicates.istomb.type': 'RecordIsTombstone',
         'predicates.p2.type': 'com.example.Whatever',
@@ -143,14 +144,23 @@ describe('transforms and predicates in a connector config', () => {
     ]);
   });
 
-  it('warns about settings nothing reads: misspelt settings and aliases, unused predicates, negate alone', () => {
+  it('refuses negate without a predicate, as Connect does', () => {
+    expect(
+      problemsOf(() =>
+        compile({ transforms: 'f', 'transforms.f.type': 'Filter', 'transforms.f.negate': 'false' }),
+      ),
+    ).toEqual([
+      'transforms.f.negate: "false" is set but transforms.f.predicate is not, so there is no predicate to negate; accepted: negate together with transforms.f.predicate',
+    ]);
+  });
+
+  it('warns about settings nothing reads: misspelt settings and aliases, unused predicates', () => {
     const check = validateConnectorConfig(
       {
         ...base,
         transforms: 'ins',
         'transforms.ins.type': 'InsertField$Value',
         'transforms.ins.topic.feild': 't',
-        'transforms.ins.negate': 'true',
         'transforms.isn.offset.field': 'o',
         predicates: 'unused',
         'predicates.unused.type': 'RecordIsTombstone',
@@ -159,7 +169,6 @@ describe('transforms and predicates in a connector config', () => {
     );
     expect(check.problems).toEqual([]);
     expect(check.warnings).toEqual([
-      'transforms.ins.negate=true: no transforms.ins.predicate is set, so there is nothing to negate; ignored',
       'transforms.ins.topic.feild: not a setting of InsertField$Value; ignored (did you mean topic.field?)',
       'predicates: unused is defined but no transform refers to it; ignored',
       'transforms.isn.offset.field: isn is not listed in transforms; ignored (did you mean ins?)',
