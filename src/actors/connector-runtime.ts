@@ -112,6 +112,14 @@ export class ConnectorRuntime {
   private stopping = false;
   /** Task restarts under way, by task id: a second request joins the first, stop() waits for them. */
   private readonly restarts = new Map<number, Promise<void>>();
+  /**
+   * Counters of task instances replaced by a restart, by task id, so the summary and /metrics keep
+   * counting every record across restarts (a new runner starts from zero).
+   */
+  private readonly retired = new Map<
+    number,
+    { counters: TaskCountersSnapshot; consumer: ShareConsumerMetricsSnapshot | undefined }
+  >();
   /** A restart of the connector instance under way (stop() waits for it too). */
   private connectorRestart: Promise<void> | undefined;
   private readonly connectorActor: Actor<ConnectorMachine>;
@@ -192,13 +200,24 @@ export class ConnectorRuntime {
   }
 
   taskMetrics(): TaskMetrics[] {
-    return this.tasks.map((t) => ({
-      id: t.id,
-      state: taskConnectState(t),
-      counters: t.runner.counters.snapshot(),
-      inFlight: t.runner.inFlight,
-      consumer: t.consumer?.metrics.snapshot(),
-    }));
+    return this.tasks.map((t) => {
+      const before = this.retired.get(t.id);
+      const consumer = t.consumer?.metrics.snapshot();
+      return {
+        id: t.id,
+        state: taskConnectState(t),
+        counters: this.countersOf(t),
+        inFlight: t.runner.inFlight,
+        consumer: consumer && before?.consumer ? sumCounters([before.consumer, consumer]) : consumer,
+      };
+    });
+  }
+
+  /** The task's counters, its instances before restarts included. */
+  private countersOf(t: TaskSlot): TaskCountersSnapshot {
+    const now = t.runner.counters.snapshot();
+    const before = this.retired.get(t.id)?.counters;
+    return before ? sumCounters([before, now]) : now;
   }
 
   /** Connect's status of each task: state and, when FAILED, the error as the trace. */
@@ -289,6 +308,16 @@ export class ConnectorRuntime {
       // every way out of running / paused / starting stops the runner once, through `stopped`
       await (old.stopped ?? Promise.resolve());
       await this.pool?.stopTask(`${this.config.name}-${id}`);
+      const before = this.retired.get(id);
+      const counters = old.runner.counters.snapshot();
+      const consumer = old.consumer?.metrics.snapshot();
+      this.retired.set(id, {
+        counters: before ? sumCounters([before.counters, counters]) : counters,
+        consumer:
+          before?.consumer && consumer
+            ? sumCounters([before.consumer, consumer])
+            : (consumer ?? before?.consumer),
+      });
       // the worker began stopping meanwhile: the old task is stopped, and no new one may outlive stop()
       if (this.stopping) return;
       const fresh = this.makeTask(id, old.props);
@@ -412,7 +441,7 @@ export class ConnectorRuntime {
   }
 
   summary(): ConnectorSummary {
-    const counters = sumCounters(this.tasks.map((t) => t.runner.counters.snapshot()));
+    const counters = sumCounters(this.tasks.map((t) => this.countersOf(t)));
     return {
       name: this.config.name,
       mode: this.config.groupProtocol,
@@ -555,14 +584,17 @@ function numberOr(value: string | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-function sumCounters(list: readonly TaskCountersSnapshot[]): TaskCountersSnapshot {
+/** Adds counter snapshots up; `…Max` fields take the largest, `…Last` the latest. */
+function sumCounters<T extends object>(list: readonly T[]): T {
   const total: Record<string, number> = {};
   for (const c of list) {
-    for (const [k, v] of Object.entries(c)) {
-      total[k] = k === 'putMsMax' ? Math.max(total[k] ?? 0, v) : (total[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(c) as Array<[string, number]>) {
+      if (k.endsWith('Max')) total[k] = Math.max(total[k] ?? 0, v);
+      else if (k.endsWith('Last')) total[k] = v;
+      else total[k] = (total[k] ?? 0) + v;
     }
   }
-  return total as unknown as TaskCountersSnapshot;
+  return total as T;
 }
 
 function waitFor(actor: Actor<TaskMachine>, done: (state: string) => boolean): Promise<void> {

@@ -158,8 +158,12 @@ describe('REST API on a running worker (share mode)', () => {
       expect((await fetch(url('/health'))).status).toBe(200);
 
       // /metrics counts what was put
-      const before = await metrics();
-      expect(metric(before, 'sharesink_task_records_accepted_total')).toBeGreaterThanOrEqual(200);
+      // accepted counts once the broker confirmed the acknowledgement, which can trail the put
+      const before = await until(
+        'accepted counts 200',
+        metrics,
+        (text) => metric(text, 'sharesink_task_records_accepted_total') >= 200,
+      );
       expect(metric(before, 'sharesink_share_records_acquired_total')).toBeGreaterThanOrEqual(200);
       expect(metric(before, 'sharesink_task_puts_total')).toBeGreaterThan(0);
       expect(before).toMatch(
@@ -211,6 +215,13 @@ describe('REST API on a running worker (share mode)', () => {
         (n) => n >= 300,
       );
 
+      // counted once the broker confirmed the acknowledgement, which can trail the put
+      const acceptedBeforeRestarts = await until(
+        'accepted counts 300',
+        async () => metric(await metrics(), 'sharesink_task_records_accepted_total'),
+        (n) => n >= 300,
+      );
+
       // a poison record fails one task; /health flips to 503 and says which
       await produce(topic, ['poison']);
       const failed = await until('a failed task', status, (st) => st.tasks.some((t) => t.state === 'FAILED'));
@@ -250,6 +261,14 @@ describe('REST API on a running worker (share mode)', () => {
         (n) => n >= 350,
       );
       expect(new Set(lines(file)).size).toBeGreaterThanOrEqual(350);
+      // counters keep what the replaced task instances counted: the summary still accounts for every record
+      const accepted = await until(
+        'accepted counts 350',
+        async () => metric(await metrics(), 'sharesink_task_records_accepted_total'),
+        (n) => n >= 350,
+      );
+      expect(accepted).toBeGreaterThanOrEqual(acceptedBeforeRestarts + 50);
+      expect(w.summary().connectors[0]!.counters.rejected).toBe(1);
       expect(lines(file)).not.toContain('poison');
 
       // what standalone files own cannot be changed over REST
