@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import { loadConnectorModule } from '../connect/connector-module.js';
 import { TransformChain } from '../connect/transforms/chain.js';
+import { connectorOwnProblems } from './connector-checks.js';
 import type { SinkConnector } from '../connect/sink-connector.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { KafkaCluster } from '../kafka/cluster.js';
@@ -376,12 +377,8 @@ export class ConnectorRuntime {
         this.log.warn('the connector asked for task reconfiguration; restart the worker to apply it'),
       raiseError: (err) => this.log.error({ err }, 'connector raised an error'),
     });
-    const problems = connector.validate(c.raw);
-    if (problems.size > 0) {
-      throw new ConfigError(
-        [...problems].flatMap(([key, list]) => list.map((p) => `${c.name}: ${key}: ${p}`)),
-      );
-    }
+    const problems = connectorOwnProblems(connector, c);
+    if (problems.length > 0) throw new ConfigError(problems);
     // custom transform modules are imported and configured once here, so a bad one fails the start
     // instead of every task (built-ins were already checked when the config was compiled)
     (await TransformChain.load(c.transforms)).close();

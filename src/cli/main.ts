@@ -8,9 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
+import { checkConnectorCode } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
-import { isSharesinkError } from '../errors.js';
+import { ConfigError, isSharesinkError } from '../errors.js';
 import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
@@ -91,6 +92,9 @@ function watchFailures(w: Worker, logger: Logger, finish: (code: number) => void
 async function validate(files: string[]): Promise<void> {
   const [workerFile, ...connectorFiles] = files;
   const { connectors } = await compileFiles(workerFile!, connectorFiles);
+  // settings the connector's own code checks (and custom transform modules), as `standalone` would at start
+  const problems = (await Promise.all(connectors.map((c) => checkConnectorCode(c)))).flat();
+  if (problems.length > 0) throw new ConfigError(problems);
   for (const c of connectors) {
     process.stdout.write(
       `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,

@@ -131,4 +131,27 @@ describe('sharesink standalone', () => {
     expect(stderr).toContain('tasks.max: "zero" is not a 32-bit integer');
     expect(stderr).toContain('neither topics nor topics.regex is set');
   });
+
+  it("validate also runs the connector's own checks, so a config it calls valid also starts", async () => {
+    const http = path.join(dir, 'http.properties');
+    writeFileSync(http, ['name=h', 'connector.class=HttpSink', 'topics=t', 'http.method=GET'].join('\n'));
+    const noop = path.join(dir, 'noop-ok.properties');
+    writeFileSync(noop, ['name=n', 'connector.class=NoopSink', 'topics=t'].join('\n'));
+    const workerFile = path.join(dir, 'worker-validate-code.properties');
+    writeFileSync(workerFile, `bootstrap.servers=${testBrokers()}\n`);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/bin.ts', 'validate', workerFile, http, noop],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('Invalid configuration (2 problems)');
+    expect(stderr).toContain('h: http.url: is required and has no value');
+    expect(stderr).toContain('h: http.method: "GET" is not one of the accepted values');
+    // ConfigDef problems start with their key: the key is not written twice
+    expect(stderr).not.toContain('http.url: http.url');
+  });
 });
