@@ -6,6 +6,7 @@
 import type { SharesinkError } from '../../errors.js';
 import { buildAckBatches, type AcknowledgeType } from './ack-batches.js';
 import type { AcknowledgementBatch } from '../protocol/messages/share-acknowledge.js';
+import { FetchPacing } from './fetch-pacing.js';
 import { ShareSession, tpKey, type TopicIdPartition } from './share-session.js';
 
 /** The broker's answer for the acknowledgements of one partition from one `acknowledge()` call. */
@@ -60,6 +61,8 @@ export type AckPlan = Map<string, Map<number, AcknowledgementBatch[]>>;
 export class NodeChannel {
   readonly nodeId: number;
   readonly session: ShareSession;
+  /** MaxWaitMs of this session's next ShareFetch. */
+  readonly pacing = new FetchPacing();
   /** ACCEPT / RELEASE / REJECT / GAP waiting to be sent (piggy-backed on a fetch or in a ShareAcknowledge). */
   terminal: AckEntry[] = [];
   /** RENEW waiting to be sent; only ever in a ShareAcknowledge with IsRenewAck. */

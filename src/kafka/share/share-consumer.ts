@@ -393,12 +393,14 @@ export class ShareConsumer {
   }
 
   private async fetchFrom(ch: NodeChannel, queuedAt: number): Promise<void> {
-    const longPoll = this.opts.fetchMaxWaitMs ?? 500;
-    // Acks of records we hold would queue behind this fetch, and acks it carries are answered with it:
-    // while either may be, the broker must answer soon even without new records (ADR 0005).
-    const ackWaits = ch.terminal.length > 0 || this.holdsRecords();
-    const maxWaitMs = ackWaits ? Math.min(longPoll, this.opts.ackFlushDelayMs ?? 100) : longPoll;
+    const maxWaitMs = ch.pacing.waitMs({
+      longPollMs: this.opts.fetchMaxWaitMs ?? 500,
+      ackFlushDelayMs: this.opts.ackFlushDelayMs ?? 100,
+      // acks of records we hold would queue behind this fetch; acks it carries are answered with it
+      acksMayWait: ch.terminal.length > 0 || this.holdsRecords(),
+    });
     const delivered = await fetchOnce(this.fetcherHost, ch, this.fetchSettings, maxWaitMs, queuedAt);
+    ch.pacing.answered(delivered.length, this.fetchSettings.maxRecords);
     if (delivered.length > 0) this.deliver(delivered);
   }
 
