@@ -6,8 +6,12 @@
  *
  * The classpath comes from bench/connect/pom.xml (resolved once into .kafka/<version>/connect.cp, apart
  * from the broker's scripts/kafka/pom.xml); the connector is compiled with javac against it per run.
- * Each task appends `<epoch µs> <records>` per put to a progress file; the window is the one the other
- * rows use: `warmupMs` after the first batch done, then `windowMs`, records done per second.
+ * Each task appends `<epoch µs> <records>` per put (and its partition assignments) to a progress file.
+ * The window is the other rows' (`warmupMs`, then records done per second over `windowMs`), with one
+ * difference: the warm-up starts once the consumer group has settled, not at the first put. Connect
+ * starts its tasks one after another and each join is an eager rebalance, which the other rows' clients
+ * (sharesink's tasks start together; share groups do not rebalance) do not go through at every start.
+ * The rate over the other rows' exact window is kept too (`recordsPerSecFromFirstPut`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -110,10 +114,25 @@ export async function compileConnectPlugin(outDir: string): Promise<void> {
 
 export interface ConnectLatencyResult {
   readonly tasks: number;
-  /** Records done (put() returned) in the window. */
+  /** Records done (put() returned) in the window (which starts `warmupMs` after the group settled). */
   readonly records: number;
   readonly recordsPerSec: number;
   readonly windowMs: number;
+  /**
+   * The same over the other rows' window: `warmupMs` after the first put, whether or not the group had
+   * settled by then (Connect starts its tasks one after another: each join is a rebalance).
+   */
+  readonly recordsPerSecFromFirstPut: number;
+  /**
+   * First put → the window's start: the settling (every task started, every task that can hold a
+   * partition has put, then no start and no assignment change for `warmupMs`).
+   */
+  readonly settleMs: number;
+  /** False when the group had not settled within the settle timeout (the window started anyway). */
+  readonly settled: boolean;
+  /** Partition assignments (task open() calls) before and within the window: each is a rebalance's end. */
+  readonly assignmentsBeforeWindow: number;
+  readonly assignmentsInWindow: number;
   /** Non-empty put() calls that ended in the window. */
   readonly puts: number;
   /** Tasks that did at least one put over the whole run (a task without a partition does none). */
@@ -143,23 +162,45 @@ function procCpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-/** Every put noted so far: [epoch µs, records], from all the progress files (a partial last line is skipped). */
-function readPuts(dir: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  if (!existsSync(dir)) return out;
-  for (const f of readdirSync(dir)) {
-    const text = readFileSync(path.join(dir, f), 'utf8');
-    for (const line of text.split('\n')) {
-      const m = /^(\d+) (\d+)$/.exec(line);
-      if (m) out.push([Number(m[1]), Number(m[2])]);
-    }
-  }
-  return out;
+interface Progress {
+  /** Every put: [epoch µs, records]. */
+  readonly puts: Array<[number, number]>;
+  /** The first put of each task that has put (epoch µs), ascending. */
+  readonly firstPuts: number[];
+  /** Every open() and close() (partition assignment and revocation), epoch µs. */
+  readonly opens: number[];
+  readonly closes: number[];
+  /** Every task start(), epoch µs. */
+  readonly starts: number[];
 }
 
-function activeTaskFiles(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir).filter((f) => readFileSync(path.join(dir, f), 'utf8').length > 0).length;
+/** What the tasks noted so far, from all the progress files (a partial last line is skipped). */
+function readProgress(dir: string): Progress {
+  const p: Progress = { puts: [], firstPuts: [], opens: [], closes: [], starts: [] };
+  if (!existsSync(dir)) return p;
+  for (const f of readdirSync(dir)) {
+    let first: number | undefined;
+    for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+      const m = /^(open |close |start )?(\d+) (\d+)$/.exec(line);
+      if (!m) continue;
+      const t = Number(m[2]);
+      if (m[1] === 'open ') p.opens.push(t);
+      else if (m[1] === 'close ') p.closes.push(t);
+      else if (m[1] === 'start ') p.starts.push(t);
+      else {
+        p.puts.push([t, Number(m[3])]);
+        first ??= t;
+      }
+    }
+    if (first !== undefined) p.firstPuts.push(first);
+  }
+  p.firstPuts.sort((a, b) => a - b);
+  return p;
+}
+
+function recordsBetween(puts: ReadonlyArray<[number, number]>, fromUs: number, toUs: number) {
+  const inWindow = puts.filter(([t]) => t > fromUs && t <= toUs);
+  return { puts: inWindow.length, records: inWindow.reduce((s, [, n]) => s + n, 0) };
 }
 
 /** SIGTERM (Connect's shutdown hook stops the tasks and commits offsets), then SIGKILL after `graceMs`. */
@@ -190,6 +231,8 @@ export async function connectLatencyRun(o: {
   /** Connector name; the consumer group is `connect-<name>`. */
   name: string;
   tasks: number;
+  /** The topic's partitions: min(tasks, partitions) tasks can hold one. */
+  partitions: number;
   latencyMs: number;
   maxPollRecords: number;
   maxPartitionFetchBytes: number;
@@ -198,6 +241,8 @@ export async function connectLatencyRun(o: {
   windowMs: number;
   /** Launch to the first put done (default 120 s). */
   startTimeoutMs?: number;
+  /** First put to a settled group (default 60 s); the window starts then anyway. */
+  settleTimeoutMs?: number;
 }): Promise<ConnectLatencyResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-bench-connect-'));
   const progressDir = path.join(dir, 'progress');
@@ -277,14 +322,36 @@ export async function connectLatencyRun(o: {
           `put no record within ${Math.round((o.startTimeoutMs ?? 120_000) / 1000)} s of its launch`,
         );
       await sleep(100);
-      const puts = readPuts(progressDir);
-      if (puts.length > 0) firstUs = Math.min(...puts.map(([t]) => t));
+      firstUs = readProgress(progressDir).firstPuts[0];
     }
-    // 2. warm-up and window on the wall clock (the tasks stamp puts with the same epoch clock); the CPU
-    //    samples bracket the window
-    const fromMs = firstUs / 1000 + o.warmupMs;
+    // 2. the group settles: Connect starts its tasks one after another and each consumer's join is a
+    //    rebalance (eager, RangeAssignor: every task's partitions are revoked and reassigned). The window
+    //    starts once every task has started, every task that can hold a partition has put, and no task
+    //    started and no assignment changed for warmupMs (the tasks stamp with the same epoch clock as
+    //    Date.now(); files are flushed every 200 ms).
+    const expectedActive = Math.min(o.tasks, o.partitions);
+    const settleDeadline = firstUs / 1000 + (o.settleTimeoutMs ?? 60_000);
+    let settled = false;
+    for (;;) {
+      if (exited()) throw fail(`exited (${String(exitCode)}) while its group settled`);
+      const p = readProgress(progressDir);
+      const lastChange = Math.max(
+        firstUs,
+        ...p.opens,
+        ...p.closes,
+        p.starts.length >= o.tasks ? Math.max(...p.starts) : Infinity,
+        p.firstPuts[expectedActive - 1] ?? Infinity,
+      );
+      if (Number.isFinite(lastChange) && Date.now() - 250 >= lastChange / 1000 + o.warmupMs) {
+        settled = true;
+        break;
+      }
+      if (Date.now() >= settleDeadline) break;
+      await sleep(100);
+    }
+    // 3. the window, on the wall clock; the CPU samples bracket it
+    const fromMs = Date.now();
     const toMs = fromMs + o.windowMs;
-    await sleep(Math.max(0, fromMs - Date.now()));
     const cpu0 = procCpuSeconds(child.pid);
     const cpuT0 = Date.now();
     await sleep(Math.max(0, toMs - Date.now()));
@@ -293,12 +360,13 @@ export async function connectLatencyRun(o: {
     if (exited()) throw fail(`exited (${String(exitCode)}) during the measurement`);
     // progress files are flushed every 200 ms (and at stop)
     stopped = await stopProcess(child, exited, 20_000);
-    const puts = readPuts(progressDir);
+    const p = readProgress(progressDir);
     const fromUs = fromMs * 1000;
     const toUs = toMs * 1000;
-    const inWindow = puts.filter(([t]) => t > fromUs && t <= toUs);
-    const records = inWindow.reduce((s, [, n]) => s + n, 0);
-    const totalRecords = puts.reduce((s, [, n]) => s + n, 0);
+    const { records, puts } = recordsBetween(p.puts, fromUs, toUs);
+    const firstPutFromUs = firstUs + o.warmupMs * 1000;
+    const strict = recordsBetween(p.puts, firstPutFromUs, firstPutFromUs + o.windowMs * 1000);
+    const totalRecords = p.puts.reduce((s, [, n]) => s + n, 0);
     if (records === 0 && totalRecords < o.topicRecords)
       throw fail('put no record in the measurement window (a task failed?)');
     ok = true;
@@ -307,8 +375,13 @@ export async function connectLatencyRun(o: {
       records,
       recordsPerSec: records / (o.windowMs / 1000),
       windowMs: o.windowMs,
-      puts: inWindow.length,
-      activeTasks: activeTaskFiles(progressDir),
+      recordsPerSecFromFirstPut: strict.records / (o.windowMs / 1000),
+      settleMs: round(fromMs - firstUs / 1000),
+      settled,
+      assignmentsBeforeWindow: p.opens.filter((t) => t <= fromUs).length,
+      assignmentsInWindow: p.opens.filter((t) => t > fromUs && t <= toUs).length,
+      puts,
+      activeTasks: p.firstPuts.length,
       totalRecords,
       ranDry: totalRecords >= o.topicRecords,
       firstRecordMs: round(firstUs / 1000 - launchedAt),

@@ -656,6 +656,7 @@ async function main(): Promise<void> {
                   topic,
                   name: `${label}-${Date.now().toString(36)}`,
                   tasks,
+                  partitions,
                   latencyMs: sinkMs,
                   maxPollRecords: L.maxPollRecords,
                   maxPartitionFetchBytes: L.producerBatchBytes,

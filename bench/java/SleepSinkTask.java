@@ -1,6 +1,8 @@
 // The task of SleepSinkConnector (see there): sleeps sleep.ms per non-empty put(), then appends
 // '<epoch µs> <records>' for that put to its progress file, flushed at most every 200 ms (and at stop)
-// so the harness can follow progress from outside the JVM.
+// so the harness can follow progress from outside the JVM. The task's start and its partition
+// assignments and revocations (rebalances of the consumer group) are noted too:
+// 'start <epoch µs> 0', 'open <epoch µs> <partitions>', 'close <epoch µs> <partitions>'.
 package sharesink.bench;
 
 import java.io.BufferedWriter;
@@ -14,6 +16,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
@@ -44,6 +47,8 @@ public class SleepSinkTask extends SinkTask {
         } catch (IOException e) {
             throw new ConnectException("cannot open the progress file in " + dir, e);
         }
+        note("start " + epochMicros() + " 0");
+        flushProgress();
     }
 
     @Override
@@ -57,13 +62,7 @@ public class SleepSinkTask extends SinkTask {
                     throw new ConnectException("interrupted in put()", e);
                 }
             }
-            Instant now = Instant.now();
-            long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-            try {
-                out.write(micros + " " + records.size() + "\n");
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            note(epochMicros() + " " + records.size());
         }
         // Connect also calls put() with no records when a poll returns none: progress still gets flushed
         long t = System.nanoTime();
@@ -71,6 +70,16 @@ public class SleepSinkTask extends SinkTask {
             lastFlush = t;
             flushProgress();
         }
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        note("open " + epochMicros() + " " + partitions.size());
+    }
+
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        note("close " + epochMicros() + " " + partitions.size());
     }
 
     @Override
@@ -83,6 +92,21 @@ public class SleepSinkTask extends SinkTask {
             // nothing more to write
         }
         out = null;
+    }
+
+    private static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    private void note(String line) {
+        if (out == null) return; // after stop()
+        try {
+            out.write(line);
+            out.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void flushProgress() {
