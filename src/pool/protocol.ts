@@ -67,6 +67,7 @@ export type PutOutcome =
 export interface PutStats {
   /** Wall time of conversion + put + preCommit in the worker (main-side wall time when aborted). */
   readonly durationMs: number;
+  /** Converters and the transform chain. */
   readonly convertMs: number;
   /** Records that failed conversion: they were not passed to `put()`; the caller decides their ack. */
   readonly converterFailures: readonly ConverterFailureInfo[];

@@ -1,6 +1,7 @@
 // Single Message Transforms through the Worker, from a real topic into FileStreamSink, in share mode and
-// in classic mode: Filter (under HasHeaderKey and RecordIsTombstone) drops records, InsertField and
-// MaskField rewrite the rest, a Cast that cannot parse one record makes it errant. What reaches the
+// in classic mode: Filter (under HasHeaderKey and RecordIsTombstone) drops records, RegexRouter renames
+// the topic the sink sees, InsertField and MaskField rewrite the rest, a Cast that cannot parse one
+// record makes it errant. What reaches the
 // file is exactly the kept records, transformed; dropped records count as done: in share mode they are
 // ACCEPTed and never come back once the lock duration has passed, in classic mode their offsets are
 // committed.
@@ -66,13 +67,16 @@ function connectorProps(topic: string, file: string): Record<string, string> {
     file,
     topics: topic,
     'errors.tolerance': 'all',
-    transforms: 'dropSkipped,dropTombstones,cast,insert,mask',
+    transforms: 'dropSkipped,dropTombstones,cast,route,insert,mask',
     'transforms.dropSkipped.type': 'org.apache.kafka.connect.transforms.Filter',
     'transforms.dropSkipped.predicate': 'hasSkip',
     'transforms.dropTombstones.type': 'org.apache.kafka.connect.transforms.Filter',
     'transforms.dropTombstones.predicate': 'isTombstone',
     'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
     'transforms.cast.spec': 'n:int32',
+    'transforms.route.type': 'org.apache.kafka.connect.transforms.RegexRouter',
+    'transforms.route.regex': '(.*)',
+    'transforms.route.replacement': '$1-routed',
     'transforms.insert.type': 'org.apache.kafka.connect.transforms.InsertField$Value',
     'transforms.insert.topic.field': 'from',
     'transforms.mask.type': 'org.apache.kafka.connect.transforms.MaskField$Value',
@@ -111,11 +115,14 @@ async function runUntil(worker: Worker, done: () => boolean, timeoutMs = 90_000)
   await worker.stop();
 }
 
-/** The file holds exactly the kept records, masked and with the topic inserted. */
+/**
+ * The file holds exactly the kept records, masked, with the topic the sink saw inserted: the routed
+ * one (acks and commits still go to the topic the records were read from, which the checks show).
+ */
 function expectFile(file: string, topic: string): void {
   const written = lines(file).map((l) => JSON.parse(l) as { n: number; card: string; from: string });
   expect(written.map((w) => w.n).sort((a, b) => a - b)).toEqual(KEPT);
-  expect(written.every((w) => w.card === '' && w.from === topic)).toBe(true);
+  expect(written.every((w) => w.card === '' && w.from === `${topic}-routed`)).toBe(true);
 }
 
 describe('transforms through the Worker into FileStreamSink', () => {
@@ -176,6 +183,7 @@ describe('transforms through the Worker into FileStreamSink', () => {
     expect(JSON.parse(dead!.value!.toString('utf8'))).toEqual({ n: 'not a number', card: `4111-${ERRANT}` });
     const header = (name: string) => dead!.headers.get(`__connect.errors.${name}`)?.toString('utf8');
     expect(header('stage')).toBe('TRANSFORMATION');
+    expect(header('topic')).toBe(topic);
     expect(header('class.name')).toBe('org.apache.kafka.connect.transforms.Cast$Value');
     expect(header('exception.message')).toMatch(
       /^transform cast \(org\.apache\.kafka\.connect\.transforms\.Cast\$Value\) failed/,
