@@ -188,8 +188,12 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
     done: () => current().accepted,
     put: () => {
       const c = current();
-      // every batch acquired so far has been put: all acquired records are in the sink
-      return c.puts >= c.batches ? c.recordsAcquired : 0;
+      // every batch acquired so far has been put: all acquired records are in the sink. Before that,
+      // the acquired records pro rata (a drain's batches differ little in size): returning 0 made a
+      // drain's steady window start only when puts caught up with fetches, which with batches always
+      // acquired ahead (ADR 0005) was often the end of the stream (a steady rate of 0 or of the tail)
+      if (c.puts >= c.batches) return c.recordsAcquired;
+      return c.batches > 0 ? Math.floor((c.recordsAcquired * c.puts) / c.batches) : 0;
     },
     counters: () => ({ ...current() }) as unknown as Record<string, number>,
   };
