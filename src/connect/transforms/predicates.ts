@@ -2,6 +2,7 @@
 import { ConfigDef } from '../config-def.js';
 import { nonEmptyString } from '../config-validators.js';
 import type { SinkRecord } from '../sink-record.js';
+import { regexProblem } from './java-regex.js';
 import type { Predicate } from './transformation.js';
 
 export const TOPIC_NAME_MATCHES_DEF = new ConfigDef().define({
@@ -11,12 +12,7 @@ export const TOPIC_NAME_MATCHES_DEF = new ConfigDef().define({
     check: (v) => {
       if (v === null) return undefined;
       if (v === '') return 'is empty';
-      try {
-        new RegExp(v);
-        return undefined;
-      } catch (error) {
-        return `is not a valid regular expression (${(error as Error).message})`;
-      }
+      return regexProblem(v);
     },
     describe: () => 'a regular expression matched against whole topic names',
   },

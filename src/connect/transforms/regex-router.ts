@@ -2,6 +2,7 @@
 import { ConfigDef } from '../config-def.js';
 import type { SinkRecord } from '../sink-record.js';
 import { problem } from './common-config.js';
+import { regexProblem } from './java-regex.js';
 import type { Transformation } from './transformation.js';
 
 export const REGEX_ROUTER_DEF = new ConfigDef()
@@ -9,15 +10,7 @@ export const REGEX_ROUTER_DEF = new ConfigDef()
     name: 'regex',
     type: 'string',
     validator: {
-      check: (v) => {
-        if (v === null) return undefined;
-        try {
-          new RegExp(v);
-          return undefined;
-        } catch (error) {
-          return `is not a valid regular expression (${(error as Error).message})`;
-        }
-      },
+      check: (v) => (v === null ? undefined : regexProblem(v)),
       describe: () => 'a regular expression matched against whole topic names',
     },
     importance: 'high',

@@ -26,6 +26,15 @@ describe('RegexRouter', () => {
 
   it('refuses a bad regex or a reference to a group that does not exist', () => {
     expect(() => transform('RegexRouter', { regex: '(', replacement: 'x' })).toThrow(/regex/);
+    expect(() => transform('RegexRouter', { regex: '\\Aorders', replacement: 'x' })).toThrow(
+      /read differently/,
+    );
+    expect(() => transform('RegexRouter', { regex: 'a++', replacement: 'x' })).toThrow(/not a valid/);
+    expect(
+      transform('RegexRouter', { regex: 'orders\\-v\\d', replacement: 'x' }).apply(
+        rec({ topic: 'orders-v2' }),
+      )!.topic,
+    ).toBe('x');
     expect(() => transform('RegexRouter', { regex: '(a)', replacement: '$2' })).toThrow(/no group 2/);
     expect(() => transform('RegexRouter', { regex: 'a' })).toThrow(/replacement: is required/);
   });
@@ -163,6 +172,7 @@ describe('predicates', () => {
     expect(p.test(rec({ topic: 'orders' }))).toBe(true);
     expect(p.test(rec({ topic: 'preorders' }))).toBe(false);
     expect(() => predicate('TopicNameMatches', { pattern: '[' })).toThrow(ConfigError);
+    expect(() => predicate('TopicNameMatches', { pattern: 'orders\\Z' })).toThrow(/read differently/);
   });
 
   it('HasHeaderKey and RecordIsTombstone', () => {
