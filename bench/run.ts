@@ -1276,6 +1276,10 @@ function computeRatios(results: BenchResults, plan: Plan): void {
           ['share', shareVsConnect],
         ] as const) {
           const other = at(mode, m);
+          const fromFirstPut =
+            'recordsPerSecFromFirstPut' in connect.detail
+              ? connect.detail.recordsPerSecFromFirstPut
+              : undefined;
           if (other)
             rows.push({
               sinkMs,
@@ -1285,6 +1289,9 @@ function computeRatios(results: BenchResults, plan: Plan): void {
               sharesink: round(other.recordsPerSec),
               connect: round(connect.recordsPerSec),
               ratio: ratio(other.recordsPerSec, connect.recordsPerSec),
+              /** Connect over the other rows' exact window (from its first put, rebalances included). */
+              connectFromFirstPut: fromFirstPut === undefined ? null : round(fromFirstPut),
+              ratioFromFirstPut: ratio(other.recordsPerSec, fromFirstPut),
             });
         }
       }
@@ -1313,6 +1320,10 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     shareVsJavaShareUnderLatency: gm(latencyVsJava),
     /** Geomean over latencies and task counts (1× and 8×) of sharesink classic ÷ Kafka Connect standalone. */
     classicVsConnectUnderLatency: gm(classicVsConnect),
+    /** The same against Connect's rate over the other rows' exact window (from the first put, not settled). */
+    classicVsConnectFromFirstPut: geomean(
+      classicVsConnect.map((r) => r.ratioFromFirstPut).filter((v): v is number => typeof v === 'number'),
+    ),
     /** The same for share mode: at 8× it is share groups' scaling against Connect's one-task-per-partition. */
     shareVsConnectUnderLatency: gm(shareVsConnect),
     connectScalingEfficiency8x: minOf(efficiencies('connect')),
