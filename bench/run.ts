@@ -707,6 +707,7 @@ async function main(): Promise<void> {
           }
         }
       }
+      if (connectPlugin) rmSync(connectPlugin, { recursive: true, force: true });
     }
 
     // -------------------------------------------------------------- scenario 4: PostgreSQL
