@@ -6,7 +6,9 @@ import type { SinkRecord } from '../sink-record.js';
 import { fieldSyntaxDef, problem, replaceNullDef } from './common-config.js';
 import {
   fieldValue,
-  fromEntries,
+  copy,
+  put,
+  type Data,
   get,
   kindOf,
   requireMap,
@@ -194,22 +196,23 @@ export class Cast implements Transformation {
     }
     if (schema === undefined) {
       const map = requireMap(value, PURPOSE);
-      const entries: [string, unknown][] = Object.entries(map).filter(([k]) => !this.#casts.has(k));
+      const out = copy(map);
       // Connect puts every cast field, so an absent one appears as null
       for (const [name, type] of this.#casts) {
         const v = get(map, name);
-        entries.push([name, v === null || v === undefined ? null : castValue(v, inferType(v), type)]);
+        put(out, name, v === null || v === undefined ? null : castValue(v, inferType(v), type));
       }
-      return this.#side.update(record, undefined, fromEntries(entries));
+      return this.#side.update(record, undefined, out);
     }
     const struct = requireStruct(schema, value, PURPOSE);
     const updated = this.#cache.get(schema, (s) => this.#structSchema(s));
-    const entries = (schema.fields ?? []).map((field): [string, unknown] => {
+    const out: Data = {};
+    for (const field of schema.fields ?? []) {
       const v = fieldValue(struct, field, this.#replaceNull);
       const type = this.#casts.get(field.name);
-      return [field.name, type === undefined ? v : castTyped(v, field.schema, type)];
-    });
-    return this.#side.update(record, updated, fromEntries(entries));
+      put(out, field.name, type === undefined ? v : castTyped(v, field.schema, type));
+    }
+    return this.#side.update(record, updated, out);
   }
 
   /** A cast field's schema: the bare target type, keeping optional and the (cast) default. */

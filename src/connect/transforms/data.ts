@@ -103,6 +103,16 @@ export function structSchema(source: Schema, fields: readonly Field[]): Schema {
   return schema;
 }
 
+/** Sets a field; `__proto__` goes through defineProperty so it stays a field and never sets the prototype. */
+export function put(data: Data, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(data, name, { value, writable: true, enumerable: true, configurable: true });
+  else data[name] = value;
+}
+
+/** A shallow copy keeping every own field (spread defines properties, so `__proto__` stays a field). */
+export const copy = (data: Data): Data => ({ ...data });
+
 /** Builds plain-object data from entries; Object.fromEntries keeps a field named `__proto__` a field. */
 export const fromEntries = (entries: Iterable<readonly [string, unknown]>): Data =>
   Object.fromEntries(entries) as Data;

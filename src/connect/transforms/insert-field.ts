@@ -4,12 +4,14 @@ import { LOGICAL, type Field, type Schema } from '../schema.js';
 import type { SinkRecord } from '../sink-record.js';
 import { fieldSyntaxDef, replaceNullDef } from './common-config.js';
 import {
+  copy,
   fieldValue,
-  fromEntries,
+  put,
   requireMap,
   requireStruct,
   SchemaCache,
   structSchema,
+  type Data,
   type Operating,
 } from './data.js';
 import type { Transformation } from './transformation.js';
@@ -110,28 +112,28 @@ export class InsertField implements Transformation {
     if (value === null || value === undefined) return record;
     const schema = this.#side.schema(record);
     if (schema === undefined) {
-      const entries: [string, unknown][] = Object.entries(requireMap(value, PURPOSE));
-      for (const [name, v] of this.#inserted(record, false)) entries.push([name, v]);
-      return this.#side.update(record, undefined, fromEntries(entries));
+      const out = copy(requireMap(value, PURPOSE));
+      this.#insert(record, out, false);
+      return this.#side.update(record, undefined, out);
     }
     const struct = requireStruct(schema, value, PURPOSE);
     const updated = this.#cache.get(schema, (s) => this.#schema(s));
-    const entries: [string, unknown][] = [];
+    const out: Data = {};
     for (const field of schema.fields ?? [])
-      entries.push([field.name, fieldValue(struct, field, this.#replaceNull)]);
-    for (const [name, v] of this.#inserted(record, true)) entries.push([name, v]);
-    return this.#side.update(record, updated, fromEntries(entries));
+      put(out, field.name, fieldValue(struct, field, this.#replaceNull));
+    this.#insert(record, out, true);
+    return this.#side.update(record, updated, out);
   }
 
-  *#inserted(record: SinkRecord, schemaful: boolean): Generator<[string, unknown]> {
-    if (this.#topic) yield [this.#topic.name, record.topic];
-    if (this.#partition) yield [this.#partition.name, record.partition];
-    if (this.#offset) yield [this.#offset.name, record.offset];
-    // a record without timestamp, or no static.value, leaves the field out (null in a struct), as Connect
+  /** A record without timestamp, or no static.value, leaves that field out (null in a struct), as Connect. */
+  #insert(record: SinkRecord, out: Data, schemaful: boolean): void {
+    if (this.#topic) put(out, this.#topic.name, record.topic);
+    if (this.#partition) put(out, this.#partition.name, record.partition);
+    if (this.#offset) put(out, this.#offset.name, record.offset);
     const ts = record.timestamp;
     // schema'd: Connect's Timestamp logical type, a Date here; schemaless: the epoch millis
-    if (this.#timestamp && ts !== null) yield [this.#timestamp.name, schemaful ? new Date(ts) : ts];
-    if (this.#static && this.#staticValue !== null) yield [this.#static.name, this.#staticValue];
+    if (this.#timestamp && ts !== null) put(out, this.#timestamp.name, schemaful ? new Date(ts) : ts);
+    if (this.#static && this.#staticValue !== null) put(out, this.#static.name, this.#staticValue);
   }
 
   #schema(source: Schema): Schema {

@@ -5,7 +5,17 @@ import { LOGICAL, type Schema, type SchemaType } from '../schema.js';
 import type { SinkRecord } from '../sink-record.js';
 import { nonEmptyString } from '../config-validators.js';
 import { fieldSyntaxDef, replaceNullDef } from './common-config.js';
-import { fieldValue, fromEntries, kindOf, requireMap, requireStruct, type Operating } from './data.js';
+import {
+  copy,
+  fieldValue,
+  get,
+  kindOf,
+  put,
+  requireMap,
+  requireStruct,
+  type Data,
+  type Operating,
+} from './data.js';
 import type { Transformation } from './transformation.js';
 
 const PURPOSE = 'mask fields';
@@ -44,6 +54,7 @@ const INT_RANGE: Partial<Record<SchemaType, readonly [number, number]>> = {
 export class MaskField implements Transformation {
   readonly #side: Operating;
   #fields: readonly string[] = [];
+  #maskedSet: ReadonlySet<string> = new Set();
   #replacement: string | null = null;
   #replaceNull = true;
 
@@ -54,6 +65,7 @@ export class MaskField implements Transformation {
   configure(props: Readonly<Record<string, string>>): void {
     const v = MASK_FIELD_DEF.parse(props);
     this.#fields = v.fields;
+    this.#maskedSet = new Set(v.fields);
     this.#replacement = v.replacement;
     this.#replaceNull = v['replace.null.with.default'];
   }
@@ -64,22 +76,19 @@ export class MaskField implements Transformation {
     const schema = this.#side.schema(record);
     if (schema === undefined) {
       const map = requireMap(value, PURPOSE);
-      const entries: [string, unknown][] = Object.entries(map);
-      const masked = new Set(this.#fields);
-      const out = entries.map(([k, v]): [string, unknown] => [k, masked.has(k) ? this.#masked(v) : v]);
       // Connect puts every listed field, so an absent one appears as null
-      for (const name of this.#fields) if (!Object.hasOwn(map, name)) out.push([name, this.#masked(null)]);
-      return this.#side.update(record, undefined, fromEntries(out));
+      const out = copy(map);
+      for (const name of this.#fields) put(out, name, this.#masked(get(map, name)));
+      return this.#side.update(record, undefined, out);
     }
     const struct = requireStruct(schema, value, PURPOSE);
     // listed fields the struct does not have are ignored, as in Connect
-    const masked = new Set(this.#fields);
-    const entries: [string, unknown][] = [];
+    const out: Data = {};
     for (const field of schema.fields ?? []) {
       const v = fieldValue(struct, field, this.#replaceNull);
-      entries.push([field.name, masked.has(field.name) ? this.#maskedTyped(field.schema, v) : v]);
+      put(out, field.name, this.#maskedSet.has(field.name) ? this.#maskedTyped(field.schema, v) : v);
     }
-    return this.#side.update(record, schema, fromEntries(entries));
+    return this.#side.update(record, schema, out);
   }
 
   /** Schemaless: the kind of the JS value decides (a JSON integer reads as Connect's Long). */

@@ -5,7 +5,8 @@ import type { SinkRecord } from '../sink-record.js';
 import { fieldSyntaxDef, problem, replaceNullDef } from './common-config.js';
 import {
   fieldValue,
-  fromEntries,
+  put,
+  type Data,
   requireMap,
   requireStruct,
   SchemaCache,
@@ -93,18 +94,19 @@ export class ReplaceField implements Transformation {
     if (value === null || value === undefined) return record;
     const schema = this.#side.schema(record);
     if (schema === undefined) {
-      const entries: [string, unknown][] = [];
-      for (const [name, v] of Object.entries(requireMap(value, PURPOSE)))
-        if (this.#keep(name)) entries.push([this.#renamed(name), v]);
-      return this.#side.update(record, undefined, fromEntries(entries));
+      const map = requireMap(value, PURPOSE);
+      const out: Data = {};
+      for (const name in map)
+        if (Object.hasOwn(map, name) && this.#keep(name)) put(out, this.#renamed(name), map[name]);
+      return this.#side.update(record, undefined, out);
     }
     const struct = requireStruct(schema, value, PURPOSE);
     const updated = this.#cache.get(schema, (s) => this.#schema(s));
-    const entries: [string, unknown][] = [];
+    const out: Data = {};
     for (const field of schema.fields ?? [])
       if (this.#keep(field.name))
-        entries.push([this.#renamed(field.name), fieldValue(struct, field, this.#replaceNull)]);
-    return this.#side.update(record, updated, fromEntries(entries));
+        put(out, this.#renamed(field.name), fieldValue(struct, field, this.#replaceNull));
+    return this.#side.update(record, updated, out);
   }
 
   #schema(source: Schema): Schema {

@@ -50,6 +50,15 @@ describe('InsertField', () => {
     expect(t.apply(rec({ value: { id: 2 }, valueSchema: schema }))!.valueSchema).toBe(out.valueSchema);
   });
 
+  it('keeps a field named __proto__ a field', () => {
+    const out = transform('InsertField$Value', { 'topic.field': '__proto__' }).apply(
+      rec({ value: { a: 1 } }),
+    )!;
+    const value = out.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe('orders');
+  });
+
   it('leaves out the timestamp of a record without one', () => {
     const t = transform('InsertField$Value', { 'timestamp.field': 'ts', 'static.field': 's' });
     expect(t.apply(rec({ value: { a: 1 }, timestamp: null }))!.value).toEqual({ a: 1 });
