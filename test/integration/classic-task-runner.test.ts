@@ -15,6 +15,7 @@ import {
   consumeClassic,
   createTopic,
   deleteTopics,
+  committedAndEndOffsets,
   kafkaClient,
   testBrokers,
   uniqueGroup,
@@ -64,20 +65,7 @@ async function produceChunks(topic: string, values: number[], chunk = 10): Promi
   }
 }
 
-/** Committed offset and log end per partition. */
-async function offsets(group: string, topic: string): Promise<{ committed: number[]; end: number[] }> {
-  const admin = kafkaClient('sharesink-test-admin').admin();
-  await admin.connect();
-  try {
-    const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-    const ends = await admin.fetchTopicOffsets(topic);
-    const byPartition = (ps: { partition: number; offset: string }[]) =>
-      [...ps].sort((a, b) => a.partition - b.partition).map((p) => Number(p.offset));
-    return { committed: byPartition(committed?.partitions ?? []), end: byPartition(ends) };
-  } finally {
-    await admin.disconnect();
-  }
-}
+const offsets = (group: string, topic: string) => committedAndEndOffsets(group, topic);
 
 function readValues(file: string): number[] {
   try {

@@ -15,7 +15,7 @@ import {
   REPO_ROOT,
   createTopic,
   deleteTopics,
-  kafkaClient,
+  committedAndEndOffsets,
   produce,
   testBrokers,
   uniqueTopic,
@@ -189,17 +189,8 @@ describe('transforms through the Worker into FileStreamSink', () => {
       /^transform cast \(org\.apache\.kafka\.connect\.transforms\.Cast\$Value\) failed/,
     );
 
-    const admin = kafkaClient('smt-offsets').admin();
-    await admin.connect();
-    try {
-      const ends = await admin.fetchTopicOffsets(topic);
-      const [committed] = await admin.fetchOffsets({ groupId: config.groupId, topics: [topic] });
-      const byPartition = new Map(committed!.partitions.map((p) => [p.partition, p.offset]));
-      for (const end of ends)
-        expect(byPartition.get(end.partition), `partition ${end.partition}`).toBe(end.high);
-    } finally {
-      await admin.disconnect();
-    }
+    const { committed, end } = await committedAndEndOffsets(config.groupId, topic);
+    expect(committed).toEqual(end);
   });
 
   it('a custom transform module that is not a transformation fails the connector start, before any task', async () => {

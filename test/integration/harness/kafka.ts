@@ -308,3 +308,21 @@ export async function consumeClassic(
   }
   return seen;
 }
+
+/** Committed offset and log end per partition, in partition order (a classic group is done when they match). */
+export async function committedAndEndOffsets(
+  group: string,
+  topic: string,
+): Promise<{ committed: number[]; end: number[] }> {
+  const admin = kafkaClient('sharesink-test-admin').admin();
+  await admin.connect();
+  try {
+    const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+    const ends = await admin.fetchTopicOffsets(topic);
+    const byPartition = (ps: { partition: number; offset: string }[]) =>
+      [...ps].sort((a, b) => a.partition - b.partition).map((p) => Number(p.offset));
+    return { committed: byPartition(committed?.partitions ?? []), end: byPartition(ends) };
+  } finally {
+    await admin.disconnect();
+  }
+}
