@@ -4,12 +4,11 @@
  *
  * - Nothing to acknowledge, nothing held: long-poll `fetchMaxWaitMs`.
  * - Acks could queue behind it (records held) or ride on it: at most `ackFlushDelayMs` (ADR 0005).
- * - The previous answer was full (a backlog is likely) and the next one comes back empty anyway: the
- *   broker is at its in-flight limit for the partition (`group.share.partition.max.record.locks` spans
- *   from the share-partition start offset, which trails our acknowledgements) and will not answer
- *   until its MaxWaitMs runs out, though records are waiting. Measured on Kafka 4.4: a 1-task drain
- *   with 4 batches of 500 in flight met one such empty answer per ~15 fetches. While a backlog is
- *   likely the wait is {@link BACKLOG_WAIT_MS}; a few empty answers in a row end that assumption.
+ * - The previous answer was full (a backlog is likely): with a backlog the broker sometimes acquires
+ *   nothing for a fetch and answers it only when its MaxWaitMs runs out, though records are waiting
+ *   (Kafka 4.4: one such empty answer per ~15 fetches in a 1-task drain with 4 batches of 500 in
+ *   flight; why is open, see ADR 0005). While a backlog is likely the wait is {@link BACKLOG_WAIT_MS};
+ *   a few empty answers in a row end that assumption.
  */
 export const BACKLOG_WAIT_MS = 10;
 /** Empty answers in a row after which the partition counts as caught up again. */
