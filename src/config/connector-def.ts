@@ -130,7 +130,7 @@ export const CONNECTOR_BASE_DEF = new ConfigDef()
     importance: 'medium',
     group: connector,
     documentation:
-      'Batches a task works on at once: in share mode, fetched and not yet acknowledged (each holds record locks); in classic mode, partitions whose batches are put concurrently.',
+      'Batches a task works on at once: in share mode, fetched and not yet put (each holds record locks; a batch whose put ended is acknowledged on the next ShareFetch and no longer counts); in classic mode, partitions whose batches are put concurrently.',
   });
 
 export const ERRORS_DEF = new ConfigDef()
