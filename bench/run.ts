@@ -759,7 +759,11 @@ async function main(): Promise<void> {
         // repeat: the product default (one connection per pool thread), one thread = one connection
         // as the bare loop, and the bare loop (a copy of the first sink table's definition).
         const rate = (r: ChildResult) => r.steadyRecordsPerSec ?? r.recordsPerSec;
-        const samples = { sharesink: [] as number[], sharesinkOneThread: [] as number[], bare: [] as number[] };
+        const samples = {
+          sharesink: [] as number[],
+          sharesinkOneThread: [] as number[],
+          bare: [] as number[],
+        };
         pgResult.samples = samples;
         const keep = (side: keyof typeof samples, r: ChildResult) => {
           samples[side].push(round(rate(r)));
