@@ -42,9 +42,9 @@ export function classicPutEvent(
         reasons.set(r.index, {
           stage: 'TASK_PUT',
           executingClass: SINK_TASK_CLASS,
-          // the pool carries only the reported error's message (see RecordRejection)
-          exceptionClass: 'Error',
+          exceptionClass: r.errorClass ?? 'Error',
           message: r.message,
+          stack: r.stack,
         });
       break;
     case 'retriable':

@@ -29,6 +29,9 @@ export interface RecordRejection {
   /** Index of the record in the batch that was passed to `put()` on the main side. */
   readonly index: number;
   readonly message: string;
+  /** The reported error's class (its constructor's name), when it was an Error: for DLQ headers. */
+  readonly errorClass?: string | undefined;
+  readonly stack?: string | undefined;
 }
 
 /** A record that never reached `put()` because a converter or a transform failed on it: an errant record. */

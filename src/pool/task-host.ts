@@ -36,7 +36,7 @@ interface Hosted {
   /** Serialises put and stop on one instance: Connect never calls a task concurrently. */
   chain: Promise<unknown>;
   /** Rejections of the batch being put; undefined outside a put, so late reports are dropped. */
-  rejections: Map<number, string> | undefined;
+  rejections: Map<number, Omit<RecordRejection, 'index'>> | undefined;
   current: readonly SinkRecord[];
   backoffMs: number | undefined;
 }
@@ -169,7 +169,12 @@ export class TaskHost {
       if (hosted.rejections === undefined) return;
       const index = record[BATCH_INDEX] ?? findIndex(hosted.current, record);
       if (index === undefined) return;
-      hosted.rejections.set(index, error instanceof Error ? error.message : String(error));
+      hosted.rejections.set(
+        index,
+        error instanceof Error
+          ? { message: error.message, errorClass: errorClassOf(error), stack: error.stack }
+          : { message: String(error) },
+      );
     };
     return {
       configs: () => hosted.props,
@@ -227,10 +232,7 @@ export class TaskHost {
       hosted.current = records;
       await hosted.instance.put(records);
       await hosted.instance.preCommit(nextOffsets(raws));
-      const rejected: RecordRejection[] = [...hosted.rejections].map(([index, message]) => ({
-        index,
-        message,
-      }));
+      const rejected: RecordRejection[] = [...hosted.rejections].map(([index, why]) => ({ index, ...why }));
       const outcome: PutOutcome = rejected.length === 0 ? { kind: 'ok' } : { kind: 'perRecord', rejected };
       return this.#result(outcome, began, convertMs, converterFailures, taskStarted);
     } catch (error) {
@@ -265,4 +267,10 @@ function findIndex(records: readonly SinkRecord[], record: SinkRecord): number |
     (r) => r.topic === record.topic && r.partition === record.partition && r.offset === record.offset,
   );
   return found?.[BATCH_INDEX];
+}
+
+/** The class a DLQ header should name: the constructor's name (`name` is often left as `Error`). */
+function errorClassOf(error: Error): string {
+  const ctor = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof ctor === 'string' && ctor !== '' ? ctor : error.name;
 }

@@ -240,8 +240,10 @@ describe('ClassicTaskRunner against Kafka', () => {
       expect(hd[DLQ_HEADERS.taskId]).toBe('0');
       expect(hd[DLQ_HEADERS.stage]).toBe('TASK_PUT');
       expect(hd[DLQ_HEADERS.executingClass]).toBe(SINK_TASK_CLASS);
-      expect(hd[DLQ_HEADERS.exceptionClass]).toBe('Error');
+      // the class and stack of the error the task reported cross from the pool thread
+      expect(hd[DLQ_HEADERS.exceptionClass]).toBe('PoisonRecordError');
       expect(hd[DLQ_HEADERS.exceptionMessage]).toBe(`record ${r.value} is poison`);
+      expect(hd[DLQ_HEADERS.exceptionStacktrace]).toMatch(/is poison\n\s+at /);
     }
     const c = h.runner.counters.snapshot();
     expect(c.deadLettered).toBe(10);
