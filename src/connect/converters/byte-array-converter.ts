@@ -1,12 +1,12 @@
 import { DataError } from '../errors.js';
 import { Schemas, type Schema, type SchemaAndValue } from '../schema.js';
-import { asBuffer, type Converter, type HeaderConverter } from './converter.js';
+import { asBuffer, ValueAndHeaderConverter } from './converter.js';
 
 /**
  * Connect's ByteArrayConverter: the bytes pass through untouched, as a Buffer. Also a header converter,
  * as in Connect: `header.converter=ByteArrayConverter` hands header bytes to the sink as they are.
  */
-export class ByteArrayConverter implements Converter, HeaderConverter {
+export class ByteArrayConverter extends ValueAndHeaderConverter {
   configure(): void {}
 
   toConnectData(_topic: string, bytes: Uint8Array | null): SchemaAndValue {
@@ -20,18 +20,5 @@ export class ByteArrayConverter implements Converter, HeaderConverter {
     if (value === null || value === undefined) return null;
     if (value instanceof Uint8Array) return value;
     throw new DataError(`ByteArrayConverter needs a Uint8Array or Buffer, got ${typeof value}`);
-  }
-
-  toConnectHeader(topic: string, _headerKey: string, bytes: Uint8Array | null): SchemaAndValue {
-    return this.toConnectData(topic, bytes);
-  }
-
-  fromConnectHeader(
-    topic: string,
-    _headerKey: string,
-    schema: Schema | undefined,
-    value: unknown,
-  ): Uint8Array | null {
-    return this.fromConnectData(topic, schema, value);
   }
 }

@@ -23,6 +23,29 @@ export interface HeaderConverter {
   ): Uint8Array | null;
 }
 
+/**
+ * A Converter that converts header values too, the same way: Connect's StringConverter,
+ * ByteArrayConverter and JsonConverter are header converters as well.
+ */
+export abstract class ValueAndHeaderConverter implements Converter, HeaderConverter {
+  abstract configure(configs: Readonly<Record<string, string>>, isKey?: boolean): void;
+  abstract toConnectData(topic: string, bytes: Uint8Array | null): SchemaAndValue;
+  abstract fromConnectData(topic: string, schema: Schema | undefined, value: unknown): Uint8Array | null;
+
+  toConnectHeader(topic: string, _headerKey: string, bytes: Uint8Array | null): SchemaAndValue {
+    return this.toConnectData(topic, bytes);
+  }
+
+  fromConnectHeader(
+    topic: string,
+    _headerKey: string,
+    schema: Schema | undefined,
+    value: unknown,
+  ): Uint8Array | null {
+    return this.fromConnectData(topic, schema, value);
+  }
+}
+
 /** Buffer view over the same memory, so converters can use Buffer's decoders without copying. */
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

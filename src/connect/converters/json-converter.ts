@@ -2,7 +2,7 @@ import { ConfigDef } from '../config-def.js';
 import { oneOf } from '../config-validators.js';
 import { DataError } from '../errors.js';
 import { NULL_SCHEMA_AND_VALUE, type Schema, type SchemaAndValue } from '../schema.js';
-import { asBuffer, type Converter, type HeaderConverter } from './converter.js';
+import { asBuffer, ValueAndHeaderConverter } from './converter.js';
 import {
   schemaFromJson,
   schemaToJson,
@@ -52,7 +52,7 @@ const ENVELOPE_HINT =
  * schemaless. Integers beyond 2^53 lose precision, as JSON.parse does. Also a header converter, as in
  * Connect.
  */
-export class JsonConverter implements Converter, HeaderConverter {
+export class JsonConverter extends ValueAndHeaderConverter {
   #schemasEnabled = true;
   #options: JsonDataOptions = { decimalFormat: 'BASE64', replaceNullWithDefault: true };
 
@@ -91,18 +91,5 @@ export class JsonConverter implements Converter, HeaderConverter {
     const payload = valueToJson(schema, value, this.#options);
     const json = this.#schemasEnabled ? { schema: schemaToJson(schema), payload } : payload;
     return Buffer.from(JSON.stringify(json), 'utf8');
-  }
-
-  toConnectHeader(topic: string, _headerKey: string, bytes: Uint8Array | null): SchemaAndValue {
-    return this.toConnectData(topic, bytes);
-  }
-
-  fromConnectHeader(
-    topic: string,
-    _headerKey: string,
-    schema: Schema | undefined,
-    value: unknown,
-  ): Uint8Array | null {
-    return this.fromConnectData(topic, schema, value);
   }
 }

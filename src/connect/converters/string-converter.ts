@@ -1,7 +1,7 @@
 import { ConfigDef } from '../config-def.js';
 import { oneOf } from '../config-validators.js';
 import { Schemas, type Schema, type SchemaAndValue } from '../schema.js';
-import { asBuffer, type Converter, type HeaderConverter } from './converter.js';
+import { asBuffer, ValueAndHeaderConverter } from './converter.js';
 
 const ENCODINGS: Record<string, BufferEncoding> = {
   'utf-8': 'utf8',
@@ -36,7 +36,7 @@ const CONFIG = new ConfigDef()
  * Connect's StringConverter. Like Java's `new String(bytes, charset)`, malformed input decodes to
  * replacement characters rather than failing. Also a header converter, as in Connect.
  */
-export class StringConverter implements Converter, HeaderConverter {
+export class StringConverter extends ValueAndHeaderConverter {
   #encoding: BufferEncoding = 'utf8';
 
   configure(configs: Readonly<Record<string, string>>, _isKey = false): void {
@@ -54,18 +54,5 @@ export class StringConverter implements Converter, HeaderConverter {
 
   fromConnectData(_topic: string, _schema: Schema | undefined, value: unknown): Uint8Array | null {
     return value === null || value === undefined ? null : Buffer.from(String(value), this.#encoding);
-  }
-
-  toConnectHeader(topic: string, _headerKey: string, bytes: Uint8Array | null): SchemaAndValue {
-    return this.toConnectData(topic, bytes);
-  }
-
-  fromConnectHeader(
-    topic: string,
-    _headerKey: string,
-    schema: Schema | undefined,
-    value: unknown,
-  ): Uint8Array | null {
-    return this.fromConnectData(topic, schema, value);
   }
 }
