@@ -45,6 +45,16 @@ export function nonEmptyString(): Validator<string | null> {
   };
 }
 
+/** A list with at least one element; `accepted` says what its elements are. */
+export function nonEmptyList(
+  accepted = 'a non-empty comma-separated list',
+): Validator<readonly string[] | null> {
+  return {
+    check: (v) => (v !== null && v.length === 0 ? 'is empty' : undefined),
+    describe: () => accepted,
+  };
+}
+
 /** Every list element is one of `values` (Connect's ValidList.in). */
 export function listOf(values: readonly string[]): Validator<readonly string[] | null> {
   return {

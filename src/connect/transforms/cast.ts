@@ -1,5 +1,6 @@
 /** Connect's Cast: casts the whole value, or some fields, to another primitive type. */
 import { ConfigDef } from '../config-def.js';
+import { nonEmptyList } from '../config-validators.js';
 import { DataError } from '../errors.js';
 import { LOGICAL, type Field, type Schema, type SchemaType } from '../schema.js';
 import type { SinkRecord } from '../sink-record.js';
@@ -40,11 +41,9 @@ export const CAST_DEF = new ConfigDef()
   .define({
     name: 'spec',
     type: 'list',
-    validator: {
-      check: (v) => (v !== null && v.length === 0 ? 'is empty' : undefined),
-      describe: () =>
-        `field:type pairs (a:int32,b:string), or one type to cast the whole value to; types: ${TARGETS.join(', ')}`,
-    },
+    validator: nonEmptyList(
+      `field:type pairs (a:int32,b:string), or one type to cast the whole value to; types: ${TARGETS.join(', ')}`,
+    ),
     importance: 'high',
     documentation:
       'List of `field:type` pairs, or a single type to cast the entire value to. Types: int8, int16, int32, int64, float32, float64, boolean, string.',

@@ -1,5 +1,6 @@
 /** Connect's DropHeaders: removes every header with one of the given names. */
 import { ConfigDef } from '../config-def.js';
+import { nonEmptyList } from '../config-validators.js';
 import { ConnectHeaders } from '../headers.js';
 import type { SinkRecord } from '../sink-record.js';
 import type { Transformation } from './transformation.js';
@@ -7,10 +8,7 @@ import type { Transformation } from './transformation.js';
 export const DROP_HEADERS_DEF = new ConfigDef().define({
   name: 'headers',
   type: 'list',
-  validator: {
-    check: (v) => (v !== null && v.length === 0 ? 'is empty' : undefined),
-    describe: () => 'a non-empty comma-separated list of header names',
-  },
+  validator: nonEmptyList('a non-empty comma-separated list of header names'),
   importance: 'high',
   documentation: 'The names of the headers to remove.',
 });

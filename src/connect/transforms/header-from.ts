@@ -1,6 +1,6 @@
 /** Connect's HeaderFrom: copies or moves fields of the key or value into headers. */
 import { ConfigDef } from '../config-def.js';
-import { oneOf } from '../config-validators.js';
+import { nonEmptyList, oneOf } from '../config-validators.js';
 import { DataError } from '../errors.js';
 import { ConnectHeaders, type Header } from '../headers.js';
 import type { Schema } from '../schema.js';
@@ -19,23 +19,18 @@ import {
 } from './data.js';
 import type { Transformation } from './transformation.js';
 
-const nonEmptyList = {
-  check: (v: readonly string[] | null) => (v !== null && v.length === 0 ? 'is empty' : undefined),
-  describe: () => 'a non-empty comma-separated list',
-};
-
 export const HEADER_FROM_DEF = new ConfigDef()
   .define({
     name: 'fields',
     type: 'list',
-    validator: nonEmptyList,
+    validator: nonEmptyList(),
     importance: 'high',
     documentation: 'Field names in the record whose values are to be copied or moved to headers.',
   })
   .define({
     name: 'headers',
     type: 'list',
-    validator: nonEmptyList,
+    validator: nonEmptyList(),
     importance: 'high',
     documentation: 'Header names, in the same order as the field names listed in `fields`.',
   })

@@ -1,9 +1,9 @@
 /** Connect's MaskField: replaces field values with their type's "empty" value or a replacement. */
 import { ConfigDef } from '../config-def.js';
+import { nonEmptyList, nonEmptyString } from '../config-validators.js';
 import { DataError } from '../errors.js';
 import { LOGICAL, type Schema, type SchemaType } from '../schema.js';
 import type { SinkRecord } from '../sink-record.js';
-import { nonEmptyString } from '../config-validators.js';
 import { fieldSyntaxDef, replaceNullDef } from './common-config.js';
 import {
   copy,
@@ -24,10 +24,7 @@ export const MASK_FIELD_DEF = new ConfigDef()
   .define({
     name: 'fields',
     type: 'list',
-    validator: {
-      check: (v) => (v !== null && v.length === 0 ? 'is empty' : undefined),
-      describe: () => 'a non-empty comma-separated list of field names',
-    },
+    validator: nonEmptyList('a non-empty comma-separated list of field names'),
     importance: 'high',
     documentation: 'Names of the fields to mask.',
   })

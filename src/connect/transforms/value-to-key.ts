@@ -1,5 +1,6 @@
 /** Connect's ValueToKey: the record key becomes a map/struct of some of the value's fields. */
 import { ConfigDef } from '../config-def.js';
+import { nonEmptyList } from '../config-validators.js';
 import { DataError } from '../errors.js';
 import type { Field, Schema } from '../schema.js';
 import type { SinkRecord } from '../sink-record.js';
@@ -13,10 +14,7 @@ export const VALUE_TO_KEY_DEF = new ConfigDef()
   .define({
     name: 'fields',
     type: 'list',
-    validator: {
-      check: (v) => (v !== null && v.length === 0 ? 'is empty' : undefined),
-      describe: () => 'a non-empty comma-separated list of field names',
-    },
+    validator: nonEmptyList('a non-empty comma-separated list of field names'),
     importance: 'high',
     documentation: 'Field names on the record value to extract as the record key.',
   })
