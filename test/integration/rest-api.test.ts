@@ -1,7 +1,6 @@
 // The REST API against a Worker running a real connector on the real broker (share mode): every
 // endpoint over HTTP, pause holding back puts, resume, a task failing and being restarted, /metrics
 // moving, /health flipping, the live view's event stream, and a clean shutdown.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,6 @@ import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
 import { startRestServer, type RestServer } from '../../src/rest/server.js';
 import {
-  REPO_ROOT,
   createTopic,
   deleteTopics,
   produce,
@@ -19,6 +17,7 @@ import {
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
+import { startCli } from './harness/cli.js';
 
 const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-rest-'));
@@ -371,22 +370,12 @@ describe('REST API on a running worker (share mode)', () => {
         'share.group.share.auto.offset.reset=earliest',
       ].join('\n'),
     );
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', 'standalone', workerFile, connectorFile],
-      {
-        cwd: REPO_ROOT,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { child, stderr: logs, exited } = startCli(['standalone', workerFile, connectorFile]);
     try {
       // not a terminal: JSON logs at info, one of which names the URL
       const url = await until(
         'the REST URL in the log',
-        () => /"url":"(http:[^"]+)"/.exec(stderr)?.[1],
+        () => /"url":"(http:[^"]+)"/.exec(logs())?.[1],
         (u) => u !== undefined,
       );
       const health = await until(
@@ -396,8 +385,8 @@ describe('REST API on a running worker (share mode)', () => {
       );
       expect(health).toBe(200);
       child.kill('SIGTERM');
-      expect(await exited, stderr).toBe(0);
-      const lines = stderr.split('\n');
+      expect(await exited, logs()).toBe(0);
+      const lines = logs().split('\n');
       const restStopped = lines.findIndex((l) => l.includes('REST server stopped'));
       const connectorStopped = lines.findIndex((l) => l.includes('connector stopped'));
       expect(restStopped).toBeGreaterThanOrEqual(0);

@@ -1,12 +1,12 @@
 // `sharesink standalone` as a user runs it: a real process, Connect-style files, SIGTERM, summary file.
 // The same connector file runs in classic mode and, with only consumer.override.group.protocol=share
 // added, in share mode with more tasks than partitions; both deliver every record.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, createTopic, deleteTopics, produce, testBrokers, uniqueTopic } from './harness/kafka.js';
+import { startCli } from './harness/cli.js';
+import { createTopic, deleteTopics, produce, testBrokers, uniqueTopic } from './harness/kafka.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-standalone-'));
 const topics: string[] = [];
@@ -28,14 +28,7 @@ interface RunResult {
 /** Runs standalone until the sink file holds `want` distinct lines, then sends SIGTERM. */
 async function runStandalone(files: string[], sinkFile: string, want: number): Promise<RunResult> {
   const summaryFile = path.join(dir, `summary-${Date.now()}.json`);
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/bin.ts', 'standalone', ...files, '--summary-file', summaryFile],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { child, stderr, exited } = startCli(['standalone', ...files, '--summary-file', summaryFile]);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline && child.exitCode === null) {
     if (distinctLines(sinkFile).size >= want) break;
@@ -43,7 +36,11 @@ async function runStandalone(files: string[], sinkFile: string, want: number): P
   }
   child.kill('SIGTERM');
   const code = await exited;
-  return { code, stderr, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as RunResult['summary'] };
+  return {
+    code,
+    stderr: stderr(),
+    summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as RunResult['summary'],
+  };
 }
 
 function distinctLines(file: string): Set<string> {
@@ -114,17 +111,9 @@ describe('sharesink standalone', () => {
     writeFileSync(bad, ['name=bad', 'connector.class=Nope', 'tasks.max=zero'].join('\n'));
     const workerFile = path.join(dir, 'worker-validate.properties');
     writeFileSync(workerFile, `bootstrap.servers=${testBrokers()}\n`);
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', 'validate', workerFile, bad],
-      {
-        cwd: REPO_ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const run = startCli(['validate', workerFile, bad]);
+    const code = await run.exited;
+    const stderr = run.stderr();
     expect(code).toBe(2);
     expect(stderr).toContain('Invalid configuration (3 problems)');
     expect(stderr).toContain('connector.class: "Nope" is not a sink connector sharesink has');
@@ -139,14 +128,9 @@ describe('sharesink standalone', () => {
     writeFileSync(noop, ['name=n', 'connector.class=NoopSink', 'topics=t'].join('\n'));
     const workerFile = path.join(dir, 'worker-validate-code.properties');
     writeFileSync(workerFile, `bootstrap.servers=${testBrokers()}\n`);
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', 'validate', workerFile, http, noop],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const run = startCli(['validate', workerFile, http, noop]);
+    const code = await run.exited;
+    const stderr = run.stderr();
     expect(code).toBe(2);
     expect(stderr).toContain('Invalid configuration (2 problems)');
     expect(stderr).toContain('h: http.url: is required and has no value');
