@@ -14,6 +14,8 @@ import {
 } from '../../src/connect/index.js';
 import { PutPool } from '../../src/pool/put-pool.js';
 import { PostgresSinkConnector, PostgresSinkTask } from '../../src/sinks/postgres/index.js';
+import { toRow } from '../../src/sinks/postgres/rows.js';
+import { createTableSql } from '../../src/sinks/postgres/sql.js';
 import { testTaskContext, type ErrantReport } from '../../src/testing/task-context.js';
 
 const PG_URL = process.env.SHARESINK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -81,6 +83,18 @@ function rec(value: unknown, init: Partial<ConstructorParameters<typeof SinkReco
     value,
     ...init,
   });
+}
+
+/** Resolves once a session is blocked on a lock while running a statement that names `table`. */
+async function waitForLockWait(table: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const [row] = await rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $$%${table}%$$`,
+    );
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no session waited on a lock for ${table} within 5 s`);
 }
 
 async function rows<T = Record<string, unknown>>(sql: string): Promise<T[]> {
@@ -309,6 +323,39 @@ describe('PostgresSink against PostgreSQL', () => {
       { t: 'orders', p: 0, o: 5, ts: new Date(1_700_000_000_000), key: 'k1', value: 'plain text' },
       { t: 'orders', p: 3, o: 6, ts: null, key: 'k2', value: [1, 'two'] },
     ]);
+  });
+
+  it('auto.create: losing the race to create the table (another session commits it first) still writes', async () => {
+    const table = uniqueTable();
+    const record = rec('raced', { key: 'k' });
+    const rival = new pg.Client({ connectionString: PG_URL });
+    await rival.connect();
+    try {
+      // the rival's uncommitted CREATE is invisible to the task's look-up, and its own CREATE waits on
+      // the catalog until the rival commits, then fails: the race, made certain
+      await rival.query('BEGIN');
+      await rival.query(createTableSql(q(table), [toRow(record, table, 'insert', [])], 'insert', []));
+      const { task } = await start({ table, 'auto.create': 'true' });
+      const put = task.put([record]);
+      await waitForLockWait(table);
+      await rival.query('COMMIT');
+      await put;
+    } finally {
+      await rival.end();
+    }
+    expect(await rows(`SELECT key, value FROM ${q(table)}`)).toEqual([{ key: 'k', value: 'raced' }]);
+  });
+
+  it('auto.create: six tasks creating the same table at once all write', async () => {
+    const table = uniqueTable();
+    const racers = await Promise.all(
+      Array.from({ length: 6 }, () => start({ table, 'auto.create': 'true' })),
+    );
+    const results = await Promise.allSettled(
+      racers.map(({ task }, i) => task.put([rec(`from task ${i}`, { key: `k${i}` })])),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(await rows(`SELECT count(*)::int AS n FROM ${q(table)}`)).toEqual([{ n: 6 }]);
   });
 
   it('upsert: one row per pk.fields value, the latest record winning, within and across puts', async () => {

@@ -182,12 +182,14 @@ export class PostgresSinkTask extends SinkTask {
     if (table === undefined && this.#cfg['auto.create']) {
       try {
         await client.query(createTableSql(qualified, rows, this.#mode, this.#cfg['pk.fields']));
+        table = await describeTable(client, qualified);
       } catch (error) {
-        // another thread or task created it at the same moment: IF NOT EXISTS does not cover the race
-        const state = sqlState(error);
-        if (state !== '23505' && state !== '42P07') throw error;
+        // IF NOT EXISTS does not cover two sessions creating the table at the same moment: the loser
+        // fails on the catalog (23505 on pg_type, 42710 "type already exists" or 42P07, by server
+        // version). Whatever it said, the table being there now means another thread or task won.
+        table = await describeTable(client, qualified).catch(() => undefined);
+        if (table === undefined) throw error;
       }
-      table = await describeTable(client, qualified);
     }
     if (table === undefined) {
       throw new ConnectError(`table ${qualified} does not exist; create it or set auto.create=true`);
