@@ -5,6 +5,11 @@
  * The member id is made by the client and kept for the member's life; epoch 0 joins, -1 leaves. There is
  * no rebalance protocol on the client side: the coordinator pushes a new assignment in a heartbeat
  * response and the member simply starts or stops fetching those partitions.
+ *
+ * The coordinator computes assignments apart from heartbeats (KIP-1263, `group.share.assignment.interval.ms`),
+ * so the answer to the joining heartbeat carries no partitions, and at the regular cadence (default 5 s)
+ * the first ones would come a whole interval later. Until partitions arrive, within one interval of
+ * joining or of a subscription change, the member asks every {@link EARLY_HEARTBEAT_MS} instead.
  */
 import type { Logger } from 'pino';
 import { KafkaError, KafkaErrorCode } from '../errors.js';
@@ -25,6 +30,9 @@ export interface MembershipOptions {
   readonly retryBackoffMs?: number;
   readonly retryBackoffMaxMs?: number;
 }
+
+/** Heartbeat period while the member waits for its first partitions (see the module comment). */
+export const EARLY_HEARTBEAT_MS = 250;
 
 const COORDINATOR_ERRORS: ReadonlySet<number> = new Set([
   KafkaErrorCode.NOT_COORDINATOR,
@@ -47,6 +55,9 @@ export class Membership {
   private running = false;
   private inFlight: Promise<void> | undefined;
   private refreshCoordinator = false;
+  /** True from joining or a subscription change until partitions arrive or one interval has passed. */
+  private awaiting = false;
+  private awaitingSince: number | undefined;
   private joinedOnce: { promise: Promise<void>; resolve: () => void };
 
   constructor(opts: MembershipOptions) {
@@ -69,6 +80,7 @@ export class Membership {
   subscribe(topics: readonly string[]): void {
     this.subscription = [...new Set(topics)].sort();
     this.subscriptionChanged = true;
+    this.awaitEarly();
     if (!this.running) {
       this.running = true;
       this.schedule(0);
@@ -96,6 +108,11 @@ export class Membership {
       this.opts.logger.warn({ err }, 'leave heartbeat failed; the coordinator will expire the member');
     }
     this.epoch = 0;
+  }
+
+  private awaitEarly(): void {
+    this.awaiting = true;
+    this.awaitingSince = undefined;
   }
 
   private schedule(delayMs: number): void {
@@ -148,11 +165,25 @@ export class Membership {
         this.joinedOnce.resolve();
       }
       if (res.assignment !== null) this.opts.onAssignment(res.assignment.topicPartitions);
-      this.schedule(this.intervalMs);
+      this.schedule(this.nextDelay(res.assignment?.topicPartitions));
     } catch (err) {
       if (sendSubscription) this.subscriptionChanged = true;
       this.onError(err as Error);
     }
+  }
+
+  /** The regular interval, or the early period while the member waits for partitions (module comment). */
+  private nextDelay(assignment: readonly ShareTopicPartitions[] | undefined): number {
+    if (assignment?.some((t) => t.partitions.length > 0)) this.awaiting = false;
+    if (!this.awaiting) return this.intervalMs;
+    const now = Date.now();
+    this.awaitingSince ??= now;
+    if (now - this.awaitingSince >= this.intervalMs) {
+      // no partitions to be had (a topic that does not exist yet, say): the regular pace from here on
+      this.awaiting = false;
+      return this.intervalMs;
+    }
+    return Math.min(EARLY_HEARTBEAT_MS, this.intervalMs);
   }
 
   private onError(err: Error): void {
@@ -163,6 +194,7 @@ export class Membership {
       } else if (REJOIN_ERRORS.has(err.kafkaCode)) {
         logger.warn({ code: err.kafkaName }, 'member fenced or unknown; rejoining with the same member id');
         this.epoch = 0;
+        this.awaitEarly();
         this.opts.onAssignment([]);
         this.schedule(0);
         return;

@@ -1,0 +1,110 @@
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type {
+  ShareGroupHeartbeatRequest,
+  ShareGroupHeartbeatResponse,
+  ShareTopicPartitions,
+} from '../../../../src/kafka/protocol/messages/share-group-heartbeat.js';
+import { EARLY_HEARTBEAT_MS, Membership } from '../../../../src/kafka/share/membership.js';
+import type { ShareTransport } from '../../../../src/kafka/share/transport.js';
+
+const TOPIC = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+/**
+ * A coordinator that, like KIP-1263's, answers the joining heartbeat without partitions and hands
+ * them out on the first heartbeat at or after `assignAfterMs`.
+ */
+function coordinator(opts: { intervalMs: number; assignAfterMs: number | null }) {
+  const beats: Array<{ at: number; epoch: number }> = [];
+  let joinedAt = 0;
+  let assigned = false;
+  const heartbeat = async (
+    _node: number,
+    req: ShareGroupHeartbeatRequest,
+  ): Promise<ShareGroupHeartbeatResponse> => {
+    const now = Date.now();
+    beats.push({ at: now, epoch: req.memberEpoch });
+    let assignment: { topicPartitions: ShareTopicPartitions[] } | null = null;
+    if (req.memberEpoch === 0) {
+      joinedAt = now;
+      assigned = false;
+      assignment = { topicPartitions: [] };
+    } else if (!assigned && opts.assignAfterMs !== null && now - joinedAt >= opts.assignAfterMs) {
+      assigned = true;
+      assignment = { topicPartitions: [{ topicId: TOPIC, partitions: [0, 1] }] };
+    }
+    return {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      memberId: req.memberId,
+      memberEpoch: req.memberEpoch === -1 ? -1 : 2,
+      heartbeatIntervalMs: opts.intervalMs,
+      assignment,
+    };
+  };
+  const transport = {
+    groupCoordinator: async () => 1,
+    heartbeat,
+  } as unknown as ShareTransport;
+  return { transport, beats };
+}
+
+function member(transport: ShareTransport, assignments: ShareTopicPartitions[][]): Membership {
+  return new Membership({
+    groupId: 'g',
+    memberId: 'm',
+    rackId: null,
+    transport,
+    logger: pino({ level: 'silent' }),
+    onAssignment: (a) => assignments.push(a),
+    onFatal: (e) => {
+      throw e;
+    },
+  });
+}
+
+describe('Membership heartbeat pace', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('asks early while waiting for its first partitions, then keeps the coordinator’s interval', async () => {
+    const { transport, beats } = coordinator({ intervalMs: 5000, assignAfterMs: 1000 });
+    const assignments: ShareTopicPartitions[][] = [];
+    const m = member(transport, assignments);
+    m.subscribe(['t']);
+    await vi.advanceTimersByTimeAsync(12_000);
+    await m.leave();
+
+    const first = assignments.find((a) => a.length > 0);
+    expect(first).toEqual([{ topicId: TOPIC, partitions: [0, 1] }]);
+    const gaps = beats.slice(1).map((b, i) => b.at - beats[i]!.at);
+    // joined at 0, early beats until the assignment at 1000 ms, then the regular 5 s
+    expect(gaps.slice(0, 4)).toEqual([250, 250, 250, 250]);
+    expect(beats[4]!.at - beats[0]!.at).toBe(1000);
+    expect(gaps.slice(4, 6)).toEqual([5000, 5000]);
+  });
+
+  it('gives up the early pace after one interval when no partitions come', async () => {
+    const { transport, beats } = coordinator({ intervalMs: 1000, assignAfterMs: null });
+    const m = member(transport, []);
+    m.subscribe(['t']);
+    await vi.advanceTimersByTimeAsync(5000);
+    await m.leave();
+    const gaps = beats.slice(1, -1).map((b, i) => b.at - beats[i]!.at);
+    expect(gaps.slice(0, 4)).toEqual([250, 250, 250, 250]);
+    expect(gaps.slice(4).every((g) => g === 1000)).toBe(true);
+    expect(gaps.length).toBeGreaterThan(5);
+  });
+
+  it('never beats faster than an interval shorter than the early period', async () => {
+    const { transport, beats } = coordinator({ intervalMs: 100, assignAfterMs: 10_000 });
+    const m = member(transport, []);
+    m.subscribe(['t']);
+    await vi.advanceTimersByTimeAsync(1000);
+    await m.leave();
+    const gaps = beats.slice(1, -1).map((b, i) => b.at - beats[i]!.at);
+    expect(Math.min(...gaps)).toBe(100);
+    expect(EARLY_HEARTBEAT_MS).toBeGreaterThan(100);
+  });
+});
