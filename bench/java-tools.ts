@@ -79,21 +79,84 @@ export interface ConsumeResult {
   readonly mbPerSec: number;
   /** ConsumerPerformance only: the same without the group join (fetch.nMsg.sec). */
   readonly fetchRecordsPerSec: number | undefined;
+  /**
+   * ShareConsumerPerformance only, from its detailed stats: from the end of the first reporting
+   * interval in which a record arrived to the last record, and the records after that instant. The
+   * same definition as sharesink's steady rate (first put → last put), at the tool's 250 ms granularity.
+   */
+  readonly steadyRecordsPerSec?: number | undefined;
+  /** ShareConsumerPerformance only: start → end of the first interval with a record (an upper bound). */
+  readonly firstRecordMs?: number | undefined;
   readonly windowMs: number;
   readonly wallMs: number;
 }
 
-/** The tools print a header line and one CSV line of values; returns them by header name. */
+/** Suffix of ShareConsumerPerformance's per-interval lines (--show-detailed-stats). */
+const INTERVAL_SUFFIX = / for share consumer (\d+)$/;
+
+/**
+ * The tools print a header line and CSV lines of values; returns the summary line by header name (with
+ * detailed stats, ShareConsumerPerformance's interval lines end in "for share consumer N" and are skipped).
+ */
+export function csvStatsForTest(stdout: string): Record<string, string> {
+  return csvStats(stdout);
+}
+
 function csvStats(stdout: string): Record<string, string> {
   const lines = stdout.split('\n').map((l) => l.trim());
   const h = lines.findIndex((l) => l.startsWith('start.time'));
   if (h < 0) throw new Error(`no stats header in:\n${stdout}`);
   const header = lines[h]!.split(',').map((s) => s.trim());
   for (const line of lines.slice(h + 1)) {
+    if (INTERVAL_SUFFIX.test(line)) continue;
     const values = line.split(',').map((s) => s.trim());
     if (values.length === header.length) return Object.fromEntries(header.map((k, i) => [k, values[i]!]));
   }
   throw new Error(`no stats line in:\n${stdout}`);
+}
+
+/** "2026-11-29 22:43:05:514" (the tools' format, one time zone throughout) as milliseconds. */
+function toolTime(text: string): number {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d):(\d{3})$/.exec(text.trim());
+  if (!m) throw new Error(`unexpected time ${JSON.stringify(text)} in the tool's stats`);
+  return Date.parse(`${m[1]}T${m[2]}.${m[3]}Z`);
+}
+
+export interface ShareSteady {
+  readonly firstRecordMs: number;
+  readonly steadyRecordsPerSec: number;
+}
+
+/**
+ * The steady rate from ShareConsumerPerformance's interval lines (`start, end, MB, MB/s, nMsg/s,
+ * nMsg so far, ms for share consumer N`): from the end of the earliest interval in which any consumer
+ * had a record to the summary's end, counting the records every consumer got after that instant.
+ */
+export function shareSteadyFromStats(stdout: string, total: Record<string, string>): ShareSteady | undefined {
+  const intervals: Array<{ consumer: string; end: number; records: number }> = [];
+  for (const line of stdout.split('\n').map((l) => l.trim())) {
+    const m = INTERVAL_SUFFIX.exec(line);
+    if (!m) continue;
+    const v = line
+      .slice(0, m.index)
+      .split(',')
+      .map((s) => s.trim());
+    if (v.length !== 7) continue;
+    intervals.push({ consumer: m[1]!, end: toolTime(v[1]!), records: Number(v[5]) });
+  }
+  const withRecords = intervals.filter((i) => i.records > 0);
+  if (withRecords.length === 0) return undefined;
+  const from = Math.min(...withRecords.map((i) => i.end));
+  const start = toolTime(total['start.time']!);
+  const end = toolTime(total['end.time']!);
+  // per consumer, its count at `from` is the cumulative count of its last interval ending by then
+  const before = new Map<string, number>();
+  for (const i of intervals)
+    if (i.end <= from) before.set(i.consumer, Math.max(before.get(i.consumer) ?? 0, i.records));
+  const counted = [...before.values()].reduce((a, b) => a + b, 0);
+  const records = Number(total['data.consumed.in.nMsg']) - counted;
+  if (end <= from || records <= 0) return undefined;
+  return { firstRecordMs: from - start, steadyRecordsPerSec: records / ((end - from) / 1000) };
 }
 
 /** ConsumerPerformance (one classic consumer; the 4.x tool has no thread option). */
@@ -163,6 +226,10 @@ export async function shareConsumerPerformance(o: {
       String(o.threads),
       '--timeout',
       '240000',
+      // interval lines every 250 ms give the time to the first record and the steady rate after it
+      '--show-detailed-stats',
+      '--reporting-interval',
+      '250',
     ],
     o.timeoutMs ?? 300_000,
   );
@@ -170,6 +237,7 @@ export async function shareConsumerPerformance(o: {
   const records = Number(s['data.consumed.in.nMsg']);
   if (records < o.records)
     throw new Error(`ShareConsumerPerformance read ${records} of ${o.records} records`);
+  const steady = shareSteadyFromStats(r.stdout, s);
   return {
     tool: 'ShareConsumerPerformance',
     consumers: o.threads,
@@ -180,6 +248,8 @@ export async function shareConsumerPerformance(o: {
     fetchRecordsPerSec: undefined,
     windowMs: Number(s['fetch.time.ms']),
     wallMs: r.wallMs,
+    steadyRecordsPerSec: steady?.steadyRecordsPerSec,
+    firstRecordMs: steady?.firstRecordMs,
   };
 }
 

@@ -62,13 +62,14 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('');
     out.push(
       'Window: Java tools from subscribe to the last record polled; sharesink from `Worker.start()` to the last record put. ' +
-        '“steady” = sharesink from the first batch put to the last record put (start-up excluded). A drain ends at the last record put (the Java tools: last record polled); the final acknowledgements come after (see ackTailMs in the JSON).',
+        '“steady” (in brackets) excludes the start-up and group join: sharesink from the first batch put to the last record put; ShareConsumerPerformance from the end of its first 250 ms reporting interval with a record to the last record (its detailed stats). ' +
+        '“first record” is the time from start to that point. A drain ends at the last record put (the Java tools: last record polled); the final acknowledgements come after (see ackTailMs in the JSON).',
     );
     out.push('');
     out.push(
-      '| topic | consumers | Java ConsumerPerformance | sharesink classic | Java ShareConsumerPerformance | sharesink share (steady) | share ÷ Java share | classic ÷ Java classic |',
+      '| topic | consumers | Java ConsumerPerformance | sharesink classic | Java ShareConsumerPerformance (steady) | sharesink share (steady) | share ÷ Java share (steady) | first record: Java share / sharesink share | classic ÷ Java classic |',
     );
-    out.push('|---|---|---|---|---|---|---|---|');
+    out.push('|---|---|---|---|---|---|---|---|---|');
     const topics = [...new Map([...s.ceiling, ...s.noop].map((t) => [t.topic, t])).values()];
     for (const t of topics) {
       const counts = [...new Set([1, t.partitions])];
@@ -84,11 +85,18 @@ export function renderMarkdown(r: BenchResults): string {
         const ss = s.noop.find((e) => e.topic === t.topic && e.mode === 'share' && e.tasks === c);
         const sc = s.noop.find((e) => e.topic === t.topic && e.mode === 'classic' && e.tasks === c);
         const shareRatio = ss && js ? ss.result.recordsPerSec / js.result.recordsPerSec : null;
+        const steadyRatio =
+          ss?.result.steadyRecordsPerSec && js?.result.steadyRecordsPerSec
+            ? ss.result.steadyRecordsPerSec / js.result.steadyRecordsPerSec
+            : null;
         const classicRatio = sc && jc ? sc.result.recordsPerSec / jc.result.recordsPerSec : null;
+        const ms = (v: number | undefined) => (v === undefined ? '–' : `${n(v)} ms`);
         out.push(
           `| ${t.recordSize} B × ${t.partitions}p | ${c} | ${jc ? n(jc.result.recordsPerSec) : c === 1 ? '–' : 'n/a'} | ` +
-            `${sc ? n(sc.result.recordsPerSec) + via(sc.result) : '–'} | ${js ? n(js.result.recordsPerSec) : '–'} | ` +
-            `${ss ? `${n(ss.result.recordsPerSec)} (${n(ss.result.steadyRecordsPerSec)})` : '–'} | ${x(shareRatio)} | ${x(classicRatio)} |`,
+            `${sc ? n(sc.result.recordsPerSec) + via(sc.result) : '–'} | ` +
+            `${js ? `${n(js.result.recordsPerSec)} (${n(js.result.steadyRecordsPerSec)})` : '–'} | ` +
+            `${ss ? `${n(ss.result.recordsPerSec)} (${n(ss.result.steadyRecordsPerSec)})` : '–'} | ` +
+            `${x(shareRatio)} (${x(steadyRatio)}) | ${ms(js?.result.firstRecordMs)} / ${ms(ss?.result.firstRecordMs)} | ${x(classicRatio)} |`,
         );
       }
     }
