@@ -4,7 +4,8 @@
  * and nowhere else: everything from the batch actor rightwards is the same code.
  *
  * The operator controls of Connect's REST API live here too: pause / resume (stop fetching; batches in
- * flight finish), restart of the connector instance, of every task or of one task. A connector actor
+ * flight finish), stop (Connect's STOPPED, KIP-875: tasks and instance gone, config kept, resume starts
+ * it again), restart of the connector instance, of every task or of one task. A connector actor
  * (the connector machine, with no automatic restarts: Connect's behaviour) and one task actor per task
  * carry the states the REST status reports.
  */
@@ -111,6 +112,18 @@ export class ConnectorRuntime {
   private tasks: TaskSlot[] = [];
   private paused = false;
   private stopping = false;
+  /**
+   * Operator stop and the starts that leave it (resume / pause of a STOPPED connector) run one after
+   * another, after the worker's first start.
+   */
+  private lifecycle: Promise<void> = Promise.resolve();
+  /**
+   * The last operator step queued: shutdown waits for it, but not for the first start alone, which
+   * shutdown stops under way as before.
+   */
+  private operatorSteps: Promise<void> = Promise.resolve();
+  /** Lock supervision counters of supervisors closed by an operator stop, so /metrics keeps counting. */
+  private retiredLocks: Record<string, number> | undefined;
   /** Task restarts under way, by task id: a second request joins the first, stop() waits for them. */
   private readonly restarts = new Map<number, Promise<void>>();
   /**
@@ -147,6 +160,7 @@ export class ConnectorRuntime {
       pauseConnector: noop,
       resumeConnector: noop,
       stopConnector: noop,
+      haltConnector: noop,
       scheduleRestart: noop,
       scheduleTaskRestart: noop,
       taskGaveUp: noop,
@@ -172,7 +186,9 @@ export class ConnectorRuntime {
     if (s.matches('up')) return 'RUNNING';
     if (s.matches('failed')) return 'FAILED';
     if (s.matches('restarting')) return 'RESTARTING';
-    if (s.matches('stopped') || s.matches('stopping')) return 'STOPPED';
+    // `halted` is the operator's stop; `stopped` / `stopping` the worker's shutdown: Connect names both
+    // STOPPED. `halting` is UNASSIGNED like any instance on its way down.
+    if (s.matches('halted') || s.matches('stopped') || s.matches('stopping')) return 'STOPPED';
     return 'UNASSIGNED';
   }
 
@@ -195,9 +211,17 @@ export class ConnectorRuntime {
     return this.pool?.threads ?? 0;
   }
 
-  /** Lock supervision counters (share mode). */
+  /** Lock supervision counters (share mode), those of supervisors before an operator stop included. */
   get lockCounters(): Readonly<Record<string, number>> | undefined {
-    return this.supervisor ? { ...this.supervisor.counters } : undefined;
+    const now = this.supervisor ? { ...this.supervisor.counters } : undefined;
+    if (now === undefined) return this.retiredLocks && { ...this.retiredLocks };
+    return this.retiredLocks ? sumCounters([this.retiredLocks, now]) : now;
+  }
+
+  /** The operator stopped the connector (Connect's STOPPED): no tasks, no instance, config kept. */
+  get isHalted(): boolean {
+    const s = this.connectorActor.getSnapshot();
+    return s.matches('halted') || s.matches('halting');
   }
 
   taskMetrics(): TaskMetrics[] {
@@ -232,25 +256,113 @@ export class ConnectorRuntime {
   /**
    * Stops fetching in every task; batches in flight finish and are acknowledged (share) or committed
    * (classic). Share-mode members stay in the group, so the records they would have fetched go to the
-   * other members. Idempotent.
+   * other members. Idempotent. A STOPPED connector is started with its tasks paused, as in Connect;
+   * the promise resolves once it is up.
    */
-  pause(): void {
-    if (this.paused) return;
-    this.paused = true;
-    this.connectorActor.send({ type: 'PAUSE' });
-    for (const t of this.tasks) this.pauseSlot(t);
-    this.log.info('connector paused');
+  pause(): Promise<void> {
+    if (this.isHalted) return this.serially(() => this.startFromHalt(true));
+    if (!this.paused) {
+      this.paused = true;
+      this.connectorActor.send({ type: 'PAUSE' });
+      for (const t of this.tasks) this.pauseSlot(t);
+      this.log.info('connector paused');
+    }
+    return Promise.resolve();
   }
 
-  resume(): void {
-    if (!this.paused) return;
-    this.paused = false;
-    this.connectorActor.send({ type: 'RESUME' });
-    for (const t of this.tasks) {
-      t.consumer?.gate.resume();
-      t.actor.send({ type: 'RESUME' });
+  /** Fetches again; a STOPPED connector is started again (new instance, new tasks, new members). */
+  resume(): Promise<void> {
+    if (this.isHalted) return this.serially(() => this.startFromHalt(false));
+    if (this.paused) {
+      this.paused = false;
+      this.connectorActor.send({ type: 'RESUME' });
+      for (const t of this.tasks) {
+        t.consumer?.gate.resume();
+        t.actor.send({ type: 'RESUME' });
+      }
+      this.log.info('connector resumed');
     }
-    this.log.info('connector resumed');
+    return Promise.resolve();
+  }
+
+  /**
+   * Connect's `PUT /connectors/{name}/stop` (KIP-875): the tasks stop as at shutdown (running puts
+   * finish within the grace time, finished batches are acknowledged or committed, the rest released,
+   * the groups left), then the pool and the connector instance; the config stays and `resume()` starts
+   * it all again. Resolves once everything has stopped. Stopping a stopped connector changes nothing.
+   */
+  halt(): Promise<void> {
+    return this.serially(async () => {
+      if (this.stopping || this.connectorActor.getSnapshot().matches('halted')) return;
+      await this.settleRestarts();
+      this.connectorActor.send({ type: 'HALT' });
+      // before the worker started there is nothing to stop: the machine went straight to `halted`
+      if (!this.connectorActor.getSnapshot().matches('halting')) return;
+      this.log.info('stopping the connector on request; its config stays');
+      try {
+        await this.stopInstances();
+      } catch (err) {
+        // the tasks are stopped; only the connector's own stop() threw, as shutdown would report
+        this.log.error({ err }, 'the connector instance failed to stop');
+      }
+      for (const t of this.tasks) this.retire(t);
+      const locks = this.supervisor?.counters;
+      if (locks !== undefined)
+        this.retiredLocks = this.retiredLocks ? sumCounters([this.retiredLocks, { ...locks }]) : { ...locks };
+      this.tasks = [];
+      this.pool = undefined;
+      this.supervisor = undefined;
+      this.connector = undefined;
+      this.paused = false;
+      this.connectorActor.send({ type: 'HALTED' });
+      this.log.info('connector stopped on request (PUT .../resume starts it again)');
+    });
+  }
+
+  /** Leaves the operator stop: a new connector instance, new tasks (paused if asked), new group members. */
+  private async startFromHalt(paused: boolean): Promise<void> {
+    const s = this.connectorActor.getSnapshot();
+    // the halt this waited for may have ended otherwise, or the worker is shutting down
+    if (this.stopping || !s.matches('halted')) return;
+    this.paused = paused;
+    this.connectorActor.send({ type: paused ? 'PAUSE' : 'RESUME' });
+    this.log.info({ paused }, 'starting the stopped connector again');
+    try {
+      await this.startInstances();
+    } catch (err) {
+      // the REST answer stays 202, as in Connect; the status shows FAILED with the error as the trace
+      this.log.error({ err }, 'the stopped connector failed to start again');
+      this.connectorActor.send({ type: 'START_FAILED', error: (err as Error).message });
+      return;
+    }
+    this.connectorActor.send({ type: 'STARTED' });
+  }
+
+  /** Runs operator lifecycle steps one at a time, each after the previous one (and the first start). */
+  private serially(step: () => Promise<void>): Promise<void> {
+    const run = this.lifecycle.then(step);
+    this.lifecycle = this.operatorSteps = run.catch(() => undefined);
+    return run;
+  }
+
+  private async settleRestarts(): Promise<void> {
+    await Promise.all(
+      [...this.restarts.values(), this.connectorRestart].map((p) => p?.catch(() => undefined)),
+    );
+  }
+
+  /** Keeps a stopped task instance's counts, so the summary and /metrics still account for its records. */
+  private retire(old: TaskSlot): void {
+    const before = this.retired.get(old.id);
+    const counters = old.runner.counters.snapshot();
+    const consumer = old.consumer?.metrics.snapshot();
+    this.retired.set(old.id, {
+      counters: before ? sumCounters([before.counters, counters]) : counters,
+      consumer:
+        before?.consumer && consumer
+          ? sumCounters([before.consumer, consumer])
+          : (consumer ?? before?.consumer),
+    });
   }
 
   get isPaused(): boolean {
@@ -264,7 +376,9 @@ export class ConnectorRuntime {
    */
   restart(options: RestartOptions = {}): { connector: boolean; tasks: number[] } {
     const onlyFailed = options.onlyFailed === true;
-    if (this.stopping) return { connector: false, tasks: [] };
+    // a STOPPED connector has no instance and no tasks to restart; it stays STOPPED, as in Connect,
+    // where a restart keeps the target state
+    if (this.stopping || this.isHalted) return { connector: false, tasks: [] };
     const connector = !onlyFailed || this.state === 'FAILED';
     const tasks = options.includeTasks
       ? this.tasks.filter((t) => !onlyFailed || taskConnectState(t) === 'FAILED').map((t) => t.id)
@@ -291,6 +405,8 @@ export class ConnectorRuntime {
   restartTask(id: number): Promise<void> {
     if (this.tasks[id] === undefined)
       return Promise.reject(new RangeError(`${this.config.name} has no task ${id}`));
+    // the operator stop under way stops this task anyway, and no new one may outlive it
+    if (this.isHalted) return Promise.resolve();
     let pending = this.restarts.get(id);
     if (pending === undefined) {
       pending = this.replaceTask(id).finally(() => this.restarts.delete(id));
@@ -309,18 +425,10 @@ export class ConnectorRuntime {
       // every way out of running / paused / starting stops the runner once, through `stopped`
       await (old.stopped ?? Promise.resolve());
       await this.pool?.stopTask(`${this.config.name}-${id}`);
-      const before = this.retired.get(id);
-      const counters = old.runner.counters.snapshot();
-      const consumer = old.consumer?.metrics.snapshot();
-      this.retired.set(id, {
-        counters: before ? sumCounters([before.counters, counters]) : counters,
-        consumer:
-          before?.consumer && consumer
-            ? sumCounters([before.consumer, consumer])
-            : (consumer ?? before?.consumer),
-      });
-      // the worker began stopping meanwhile: the old task is stopped, and no new one may outlive stop()
-      if (this.stopping) return;
+      // the worker began stopping meanwhile: the old task is stopped, and no new one may outlive stop().
+      // It stays in the list, so its counts are counted there, once.
+      if (this.stopping || this.isHalted) return;
+      this.retire(old);
       const fresh = this.makeTask(id, old.props);
       fresh.restarting = true;
       this.tasks[id] = fresh;
@@ -356,15 +464,24 @@ export class ConnectorRuntime {
     t.actor.send({ type: 'PAUSE' });
   }
 
-  async start(): Promise<void> {
-    this.connectorActor.send({ type: 'START' });
-    try {
-      await this.startInstances();
-    } catch (err) {
-      this.connectorActor.send({ type: 'START_FAILED', error: (err as Error).message });
-      throw err;
-    }
-    this.connectorActor.send({ type: 'STARTED' });
+  start(): Promise<void> {
+    const started = this.lifecycle.then(async () => {
+      // stopped over REST before the worker started: it stays STOPPED until resumed
+      if (this.isHalted) {
+        this.log.info('connector is stopped; not starting it (PUT .../resume starts it)');
+        return;
+      }
+      this.connectorActor.send({ type: 'START' });
+      try {
+        await this.startInstances();
+      } catch (err) {
+        this.connectorActor.send({ type: 'START_FAILED', error: (err as Error).message });
+        throw err;
+      }
+      this.connectorActor.send({ type: 'STARTED' });
+    });
+    this.lifecycle = started.catch(() => undefined);
+    return started;
   }
 
   private async startInstances(): Promise<void> {
@@ -419,10 +536,17 @@ export class ConnectorRuntime {
   /** Stops every task (graceful: puts finish, acks sent, the rest released), the pool and the connector. */
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all(
-      [...this.restarts.values(), this.connectorRestart].map((p) => p?.catch(() => undefined)),
-    );
+    // an operator stop or start under way finishes first, so nothing it starts outlives this
+    await this.operatorSteps;
+    await this.settleRestarts();
     this.connectorActor.send({ type: 'STOP' });
+    await this.stopInstances();
+    // from created, halted, restarting or failed, STOP already ended the machine: nothing to answer
+    if (this.connectorActor.getSnapshot().status === 'active') this.connectorActor.send({ type: 'STOPPED' });
+    this.log.info('connector stopped');
+  }
+
+  private async stopInstances(): Promise<void> {
     await Promise.all(
       this.tasks.map(async (t) => {
         t.consumer?.gate.release();
@@ -433,12 +557,12 @@ export class ConnectorRuntime {
     await this.pool?.close();
     this.supervisor?.close();
     await this.connector?.stop();
-    this.connectorActor.send({ type: 'STOPPED' });
-    this.log.info('connector stopped');
   }
 
   summary(): ConnectorSummary {
-    const counters = sumCounters(this.tasks.map((t) => this.countersOf(t)));
+    // tasks gone with an operator stop (and not back) still count
+    const gone = [...this.retired].filter(([id]) => this.tasks[id] === undefined).map(([, r]) => r.counters);
+    const counters = sumCounters([...this.tasks.map((t) => this.countersOf(t)), ...gone]);
     return {
       name: this.config.name,
       mode: this.config.groupProtocol,
@@ -477,6 +601,8 @@ export class ConnectorRuntime {
         .catch((err: Error) => logger.error({ err, task: id }, 'task stop failed')));
     const machine = createTaskMachine({
       startTask: () => {
+        // classic mode: paused before the group join, so a task created paused fetches nothing at all
+        if (this.paused) runner.pause?.();
         runner.start().then(
           () => {
             slot.actor.send({ type: 'STARTED' });

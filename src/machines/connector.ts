@@ -2,6 +2,10 @@
  * Connector lifecycle and its restart policy. The policy is data in the context and plain functions,
  * so a restart schedule can be checked without a clock: the owner waits `delayMs` of the
  * `scheduleRestart` / `scheduleTaskRestart` effects and then sends BACKOFF_ELAPSED / (a new task).
+ *
+ * Two ways to stop, kept apart on purpose: STOP is the worker shutting down and ends in the final
+ * `stopped`; HALT is an operator's `PUT /connectors/{name}/stop` (Connect's STOPPED, KIP-875) and ends
+ * in `halted`, from which RESUME or PAUSE start the connector again.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 
@@ -34,6 +38,11 @@ export interface ConnectorContext {
   restarts: number;
   taskRestarts: Record<string, number>;
   error: string | undefined;
+  /**
+   * The operator asked for PAUSED (Connect's target state): a connector that starts, or starts again,
+   * comes up paused. Kept apart from the state because a pause can arrive before the connector is up.
+   */
+  paused: boolean;
 }
 
 export type ConnectorEvent =
@@ -49,14 +58,20 @@ export type ConnectorEvent =
   | { type: 'RESTART' }
   | { type: 'PAUSE' }
   | { type: 'RESUME' }
+  /** Worker shutdown: ends in the final `stopped`. */
   | { type: 'STOP' }
-  | { type: 'STOPPED' };
+  | { type: 'STOPPED' }
+  /** Operator stop (REST `PUT /connectors/{name}/stop`): tasks go away, the connector stays registered. */
+  | { type: 'HALT' }
+  | { type: 'HALTED' };
 
 export interface ConnectorEffects {
   startConnector(p: { name: string }): void;
   pauseConnector(p: { name: string }): void;
   resumeConnector(p: { name: string }): void;
   stopConnector(p: { name: string }): void;
+  /** Stop the tasks and the connector instance for an operator stop; the owner answers HALTED. */
+  haltConnector(p: { name: string }): void;
   scheduleRestart(p: { name: string; attempt: number; delayMs: number }): void;
   scheduleTaskRestart(p: { name: string; taskId: number; attempt: number; delayMs: number }): void;
   /** A task used up its restart budget and stays FAILED until an operator restarts it. */
@@ -79,12 +94,14 @@ export const connectorMachine = setup({
     mayRestart: ({ context }) => context.restarts < context.policy.maxRestarts,
     mayRestartTask: ({ context, event }) =>
       event.type === 'TASK_FAILED' && taskRestartsOf(context, event.taskId) < context.policy.maxRestarts,
+    startPaused: ({ context }) => context.paused,
   },
   actions: {
     startConnector: (_, _p: Name) => {},
     pauseConnector: (_, _p: Name) => {},
     resumeConnector: (_, _p: Name) => {},
     stopConnector: (_, _p: Name) => {},
+    haltConnector: (_, _p: Name) => {},
     scheduleRestart: (_, _p: Name & { attempt: number; delayMs: number }) => {},
     scheduleTaskRestart: (_, _p: Name & { taskId: number; attempt: number; delayMs: number }) => {},
     taskGaveUp: (_, _p: Name & { taskId: number; error: string }) => {},
@@ -98,6 +115,8 @@ export const connectorMachine = setup({
           : context.taskRestarts,
     }),
     forgetFailures: assign({ restarts: 0, taskRestarts: {}, error: undefined }),
+    targetPaused: assign({ paused: true }),
+    targetRunning: assign({ paused: false }),
   },
 }).createMachine({
   id: 'connector',
@@ -107,21 +126,32 @@ export const connectorMachine = setup({
     restarts: 0,
     taskRestarts: {},
     error: undefined,
+    paused: false,
   }),
   initial: 'created',
   states: {
     created: {
-      on: { START: 'starting', STOP: 'stopped' },
+      on: {
+        START: 'starting',
+        STOP: 'stopped',
+        // nothing runs yet, so there is nothing to stop: the worker's START is then ignored
+        HALT: 'halted',
+        PAUSE: { actions: 'targetPaused' },
+        RESUME: { actions: 'targetRunning' },
+      },
     },
     starting: {
       entry: { type: 'startConnector', params: named },
       on: {
-        STARTED: 'up',
+        STARTED: [{ guard: 'startPaused', target: 'up.paused' }, { target: 'up' }],
         START_FAILED: [
           { guard: 'mayRestart', target: 'restarting', actions: 'keepError' },
           { target: 'failed', actions: 'keepError' },
         ],
+        PAUSE: { actions: 'targetPaused' },
+        RESUME: { actions: 'targetRunning' },
         STOP: 'stopping',
+        HALT: 'halting',
       },
     },
     // Tasks exist only while the connector is up; their failures are budgeted here.
@@ -159,6 +189,7 @@ export const connectorMachine = setup({
           },
         ],
         STOP: 'stopping',
+        HALT: 'halting',
       },
       states: {
         running: {
@@ -168,12 +199,18 @@ export const connectorMachine = setup({
               { guard: 'mayRestart', target: '#connector.restarting', actions: 'keepError' },
               { target: '#connector.failed', actions: 'keepError' },
             ],
-            PAUSE: { target: 'paused', actions: { type: 'pauseConnector', params: named } },
+            PAUSE: {
+              target: 'paused',
+              actions: ['targetPaused', { type: 'pauseConnector', params: named }],
+            },
           },
         },
         paused: {
           on: {
-            RESUME: { target: 'running', actions: { type: 'resumeConnector', params: named } },
+            RESUME: {
+              target: 'running',
+              actions: ['targetRunning', { type: 'resumeConnector', params: named }],
+            },
             FAILED: { target: '#connector.failed', actions: 'keepError' },
           },
         },
@@ -191,7 +228,7 @@ export const connectorMachine = setup({
         },
         'countRestart',
       ],
-      on: { BACKOFF_ELAPSED: 'starting', STOP: 'stopped' },
+      on: { BACKOFF_ELAPSED: 'starting', STOP: 'stopped', HALT: 'halting' },
     },
     failed: {
       entry: {
@@ -201,11 +238,27 @@ export const connectorMachine = setup({
       on: {
         RESTART: { target: 'starting', actions: 'forgetFailures' },
         STOP: 'stopped',
+        // what is left of the failed start (tasks, pool) is torn down too
+        HALT: 'halting',
       },
     },
     stopping: {
       entry: { type: 'stopConnector', params: named },
       on: { STOPPED: 'stopped' },
+    },
+    halting: {
+      entry: { type: 'haltConnector', params: named },
+      // a shutdown overtaking the halt still ends in `stopped`: the owner answers STOPPED once done
+      on: { HALTED: 'halted', STOP: 'stopping' },
+    },
+    // Connect's STOPPED: no tasks, no instance, config kept. RESTART and HALT change nothing here, as in
+    // Connect, where a restart keeps the target state STOPPED.
+    halted: {
+      on: {
+        RESUME: { target: 'starting', actions: ['forgetFailures', 'targetRunning'] },
+        PAUSE: { target: 'starting', actions: ['forgetFailures', 'targetPaused'] },
+        STOP: 'stopped',
+      },
     },
     stopped: { type: 'final' },
   },
@@ -221,6 +274,7 @@ export function createConnectorMachine(effects: ConnectorEffects): ConnectorMach
       pauseConnector: (_, p) => effects.pauseConnector(p),
       resumeConnector: (_, p) => effects.resumeConnector(p),
       stopConnector: (_, p) => effects.stopConnector(p),
+      haltConnector: (_, p) => effects.haltConnector(p),
       scheduleRestart: (_, p) => effects.scheduleRestart(p),
       scheduleTaskRestart: (_, p) => effects.scheduleTaskRestart(p),
       taskGaveUp: (_, p) => effects.taskGaveUp(p),

@@ -1,7 +1,7 @@
 /**
- * Connect's REST endpoints with standalone semantics: read everything, pause / resume / restart, list
- * and validate plugins. Creating, reconfiguring and deleting connectors answer 405: the config files
- * are the source of truth, as with a `connect-standalone` worker started from files.
+ * Connect's REST endpoints with standalone semantics: read everything, pause / resume / stop / restart,
+ * list and validate plugins. Creating, reconfiguring and deleting connectors answer 405: the config
+ * files are the source of truth, as with a `connect-standalone` worker started from files.
  */
 import type { WorkerConfig } from '../config/types.js';
 import { connectorInfo, connectorStatus, taskInfos, taskStatus } from './connect-shapes.js';
@@ -83,16 +83,19 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
       const c = connectorOf(worker, req);
       return json(taskStatus(c, taskIdOf(c, req), o.workerId()));
     })
-    .add('PUT', '/connectors/:name/pause', (req) => {
-      connectorOf(worker, req).pause();
+    // A STOPPED connector's pause and resume start it again; like stop, they answer once that is done,
+    // as Connect's standalone herder does, so the status read next shows the new state.
+    .add('PUT', '/connectors/:name/pause', async (req) => {
+      await connectorOf(worker, req).pause();
       return { status: 202 };
     })
-    .add('PUT', '/connectors/:name/resume', (req) => {
-      connectorOf(worker, req).resume();
+    .add('PUT', '/connectors/:name/resume', async (req) => {
+      await connectorOf(worker, req).resume();
       return { status: 202 };
     })
-    .add('PUT', '/connectors/:name/stop', () => {
-      throw notSupported('Stopping one connector (the STOPPED state)');
+    .add('PUT', '/connectors/:name/stop', async (req) => {
+      await connectorOf(worker, req).halt();
+      return { status: 202 };
     })
     .add('POST', '/connectors/:name/restart', (req) => {
       const c = connectorOf(worker, req);

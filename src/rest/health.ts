@@ -1,7 +1,8 @@
 /**
- * `GET /health`: 200 when every connector and every task is RUNNING (or PAUSED: an operator's pause is
- * not a fault, and a liveness probe must not restart a paused worker), 503 otherwise, with a body that
- * says which instances are not.
+ * `GET /health`: 200 when every connector and every task is RUNNING (or PAUSED or STOPPED: an
+ * operator's pause or stop is not a fault, and a liveness probe must not restart the worker for it),
+ * 503 otherwise, with a body that says which instances are not. While the worker shuts down it is 503
+ * anyway, so a connector STOPPED by the shutdown never reads as healthy.
  */
 import type { RestWorker } from './worker-view.js';
 
@@ -16,7 +17,7 @@ export interface HealthReport {
   unhealthy: string[];
 }
 
-const healthy = (state: string) => state === 'RUNNING' || state === 'PAUSED';
+const healthy = (state: string) => state === 'RUNNING' || state === 'PAUSED' || state === 'STOPPED';
 
 export function healthReport(worker: RestWorker): { status: number; body: HealthReport } {
   const unhealthy: string[] = [];

@@ -21,8 +21,11 @@ export interface RestConnector {
   readonly actors: { connector: ActorLike; tasks: readonly ActorLike[] };
   taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
   taskMetrics(): readonly TaskMetrics[];
-  pause(): void;
-  resume(): void;
+  /** Resolves at once, or once a STOPPED connector is up again (paused / running). */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Connect's STOPPED (KIP-875); resolves once the tasks and the instance have stopped. */
+  halt(): Promise<void>;
   restart(options: RestartOptions): { connector: boolean; tasks: number[] };
   restartTask(id: number): Promise<void>;
 }

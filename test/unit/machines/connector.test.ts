@@ -136,6 +136,95 @@ describe('connector machine', () => {
   });
 });
 
+describe('connector machine: operator stop (Connect STOPPED, KIP-875)', () => {
+  const halt: ConnectorEvent[] = [{ type: 'HALT' }, { type: 'HALTED' }];
+
+  it('HALT from running or paused asks the owner to halt, and HALTED lands in halted, which is not final', () => {
+    for (const before of [up, [...up, { type: 'PAUSE' } as ConnectorEvent]]) {
+      const [halting, fx] = run([...before, { type: 'HALT' }]);
+      expect(halting.value).toBe('halting');
+      expect(fx.at(-1)).toEqual({ type: 'haltConnector', params: { name: 'c' } });
+      const [s] = run([...before, ...halt]);
+      expect(s.value).toBe('halted');
+      expect(s.status).toBe('active');
+    }
+  });
+
+  it('HALT is distinct from the shutdown STOP: STOP from halted ends in the final stopped, no stop effect', () => {
+    const [s, fx] = run([...up, ...halt, { type: 'STOP' }]);
+    expect(s.value).toBe('stopped');
+    expect(s.status).toBe('done');
+    expect(fx.map((e) => e.type)).toEqual(['startConnector', 'haltConnector']);
+  });
+
+  it('a shutdown overtaking the halt goes through stopping, so the owner still answers STOPPED', () => {
+    const [stopping, fx] = run([...up, { type: 'HALT' }, { type: 'STOP' }]);
+    expect(stopping.value).toBe('stopping');
+    expect(fx.at(-1)?.type).toBe('stopConnector');
+    expect(run([...up, { type: 'HALT' }, { type: 'STOP' }, { type: 'HALTED' }])[0].value).toBe('stopping');
+  });
+
+  it('RESUME from halted starts afresh and comes up running', () => {
+    const [starting, fx] = run([...up, ...halt, { type: 'RESUME' }]);
+    expect(starting.value).toBe('starting');
+    expect(fx.at(-1)).toEqual({ type: 'startConnector', params: { name: 'c' } });
+    expect(run([...up, ...halt, { type: 'RESUME' }, { type: 'STARTED' }])[0].value).toEqual({
+      up: 'running',
+    });
+  });
+
+  it('PAUSE from halted starts it and comes up paused (tasks created paused); RESUME then runs it', () => {
+    const [s, fx] = run([...up, ...halt, { type: 'PAUSE' }, { type: 'STARTED' }]);
+    expect(s.value).toEqual({ up: 'paused' });
+    expect(s.context.paused).toBe(true);
+    // the owner starts the tasks paused from the context; there is no pause effect to replay
+    expect(fx.map((e) => e.type)).toEqual(['startConnector', 'haltConnector', 'startConnector']);
+    const [resumed] = run([...up, ...halt, { type: 'PAUSE' }, { type: 'STARTED' }, { type: 'RESUME' }]);
+    expect(resumed.value).toEqual({ up: 'running' });
+    expect(resumed.context.paused).toBe(false);
+  });
+
+  it('a paused connector that is stopped and resumed comes back running, not paused', () => {
+    const [s] = run([...up, { type: 'PAUSE' }, ...halt, { type: 'RESUME' }, { type: 'STARTED' }]);
+    expect(s.value).toEqual({ up: 'running' });
+  });
+
+  it('HALT and RESTART change nothing in halted (a restart keeps the target state, as in Connect)', () => {
+    const [s, fx] = run([...up, ...halt, { type: 'HALT' }, { type: 'RESTART' }, { type: 'STARTED' }]);
+    expect(s.value).toBe('halted');
+    expect(fx.map((e) => e.type)).toEqual(['startConnector', 'haltConnector']);
+  });
+
+  it('a failed connector can be stopped; resuming it forgets the failure and the error', () => {
+    const [halted] = run([...up, fail, ...halt], { name: 'c', policy: { maxRestarts: 0 } });
+    expect(halted.value).toBe('halted');
+    const [s] = run([...up, fail, ...halt, { type: 'RESUME' }], { name: 'c', policy: { maxRestarts: 0 } });
+    expect(s.value).toBe('starting');
+    expect(s.context).toMatchObject({ restarts: 0, error: undefined });
+  });
+
+  it('HALT before the worker starts goes straight to halted; the worker’s START is then ignored', () => {
+    const [s, fx] = run([{ type: 'HALT' }, { type: 'START' }]);
+    expect(s.value).toBe('halted');
+    expect(fx).toEqual([]);
+  });
+
+  it('HALT while starting or in a restart backoff halts', () => {
+    expect(run([{ type: 'START' }, { type: 'HALT' }])[0].value).toBe('halting');
+    expect(run([...up, fail, { type: 'HALT' }])[0].value).toBe('halting');
+    // a late BACKOFF_ELAPSED after the halt starts nothing
+    expect(run([...up, fail, ...halt, elapsed])[0].value).toBe('halted');
+  });
+
+  it('a pause asked before the connector is up is kept: it comes up paused', () => {
+    expect(run([{ type: 'PAUSE' }, ...up])[0].value).toEqual({ up: 'paused' });
+    expect(run([{ type: 'START' }, { type: 'PAUSE' }, { type: 'STARTED' }])[0].value).toEqual({
+      up: 'paused',
+    });
+    expect(run([{ type: 'PAUSE' }, { type: 'RESUME' }, ...up])[0].value).toEqual({ up: 'running' });
+  });
+});
+
 describe('connector machine model', () => {
   const model = createTestModel(connectorMachine, {
     input: { name: 'c', policy: { maxRestarts: 1, initialBackoffMs: 10, maxBackoffMs: 10 } },
@@ -159,6 +248,8 @@ describe('connector machine model', () => {
         'failed',
         'stopping',
         'stopped',
+        'halting',
+        'halted',
       ].sort(),
     );
   });
@@ -187,6 +278,8 @@ describe('connector machine model', () => {
       'RESUME',
       'STOP',
       'STOPPED',
+      'HALT',
+      'HALTED',
     ];
     await path.test({
       events: Object.fromEntries(types.map((t) => [t, send])),
@@ -198,6 +291,8 @@ describe('connector machine model', () => {
           if (real.matches('restarting')) expect(log.at(-1)).toBe('scheduleRestart');
           if (real.matches('failed')) expect(log.at(-1)).toBe('reportFailure');
           if (real.matches('starting')) expect(log.at(-1)).toBe('startConnector');
+          if (real.matches('halting')) expect(log.at(-1)).toBe('haltConnector');
+          if (real.matches('halted')) expect(log).not.toContain('stopConnector');
         },
       },
     });

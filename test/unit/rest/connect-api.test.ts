@@ -103,6 +103,65 @@ describe('Connect REST API', () => {
     expect(audit.calls).toEqual(['pause', 'resume']);
   });
 
+  it('PUT stop answers 202; the connector stays registered as STOPPED with no tasks; stopping again changes nothing', async () => {
+    audit.calls.length = 0;
+    expect((await call('PUT', '/connectors/audit/stop')).status).toBe(202);
+    expect((await call('GET', '/connectors/audit/status')).json).toEqual({
+      name: 'audit',
+      connector: { state: 'STOPPED', worker_id: workerId() },
+      tasks: [],
+      type: 'sink',
+    });
+    expect((await call('GET', '/connectors/audit/tasks')).json).toEqual([]);
+    expect((await call('GET', '/connectors/audit')).json).toMatchObject({ name: 'audit', tasks: [] });
+    expect((await call('GET', '/connectors/audit/config')).json).toEqual(audit.config.raw);
+    expect((await call('GET', '/connectors')).json).toEqual(['orders', 'audit']);
+    expect((await call('GET', '/connectors/audit/tasks/0/status')).status).toBe(404);
+    expect((await call('POST', '/connectors/audit/tasks/0/restart')).status).toBe(404);
+    expect((await call('PUT', '/connectors/audit/stop')).status).toBe(202);
+    expect(audit.calls).toEqual(['halt', 'halt']);
+
+    // an operator's stop is not a fault (orders' failed task, from above, is what /health reports)
+    const health = (await call('GET', '/health')).json as {
+      connectors: Array<{ name: string; state: string; tasks: unknown[] }>;
+      unhealthy: string[];
+    };
+    expect(health.connectors.find((c) => c.name === 'audit')).toEqual({
+      name: 'audit',
+      state: 'STOPPED',
+      tasks: [],
+    });
+    expect(health.unhealthy.filter((u) => u.startsWith('audit'))).toEqual([]);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain('sharesink_connector_state{connector="audit",state="STOPPED"} 1');
+    expect(metrics).toContain('sharesink_connector_state{connector="audit",state="RUNNING"} 0');
+    expect(metrics).not.toContain('sharesink_task_state{connector="audit"');
+
+    // a restart keeps it STOPPED (Connect keeps the target state); nothing to mark RESTARTING
+    expect((await call('POST', '/connectors/audit/restart')).status).toBe(204);
+    const kip745 = await call('POST', '/connectors/audit/restart?includeTasks=true');
+    expect(kip745.status).toBe(202);
+    expect(kip745.json).toMatchObject({ connector: { state: 'STOPPED' }, tasks: [] });
+
+    // resume starts it again with its tasks
+    expect((await call('PUT', '/connectors/audit/resume')).status).toBe(202);
+    expect((await call('GET', '/connectors/audit/status')).json).toMatchObject({
+      connector: { state: 'RUNNING' },
+      tasks: [{ id: 0, state: 'RUNNING' }],
+    });
+  });
+
+  it('PUT pause on a STOPPED connector brings it back PAUSED, its tasks created paused', async () => {
+    expect((await call('PUT', '/connectors/audit/stop')).status).toBe(202);
+    expect((await call('PUT', '/connectors/audit/pause')).status).toBe(202);
+    expect((await call('GET', '/connectors/audit/status')).json).toMatchObject({
+      connector: { state: 'PAUSED' },
+      tasks: [{ id: 0, state: 'PAUSED' }],
+    });
+    expect((await call('PUT', '/connectors/audit/resume')).status).toBe(202);
+    expect(audit.state).toBe('RUNNING');
+  });
+
   it('POST restart: 204 for the plain form, 202 with RESTARTING instances for includeTasks / onlyFailed (KIP-745)', async () => {
     expect((await call('POST', '/connectors/orders/restart')).status).toBe(204);
     const r = await call('POST', '/connectors/orders/restart?includeTasks=true&onlyFailed=true');
@@ -133,7 +192,6 @@ describe('Connect REST API', () => {
       ['POST', '/connectors'],
       ['PUT', '/connectors/orders/config'],
       ['DELETE', '/connectors/orders'],
-      ['PUT', '/connectors/orders/stop'],
     ] as const) {
       const r = await call(method, path, method === 'DELETE' ? undefined : {});
       expect(r.status, `${method} ${path}`).toBe(405);

@@ -54,7 +54,9 @@ export class FakeConnector implements RestConnector {
 
   get actors() {
     return {
-      connector: actor({ up: this.state === 'PAUSED' ? 'paused' : 'running' }),
+      connector: actor(
+        this.state === 'STOPPED' ? 'halted' : { up: this.state === 'PAUSED' ? 'paused' : 'running' },
+      ),
       tasks: this.tasks.map((t) => actor(t.state === 'FAILED' ? 'failed' : 'running')),
     };
   }
@@ -89,18 +91,37 @@ export class FakeConnector implements RestConnector {
     }));
   }
 
-  pause(): void {
+  /** The tasks an operator stop took away, given back (in the new state) by resume / pause. */
+  private stoppedTasks = 0;
+
+  async pause(): Promise<void> {
     this.calls.push('pause');
+    this.comeBack('PAUSED');
     this.state = 'PAUSED';
   }
 
-  resume(): void {
+  async resume(): Promise<void> {
     this.calls.push('resume');
+    this.comeBack('RUNNING');
     this.state = 'RUNNING';
+  }
+
+  async halt(): Promise<void> {
+    this.calls.push('halt');
+    if (this.state === 'STOPPED') return;
+    this.stoppedTasks = this.tasks.length;
+    this.tasks = [];
+    this.state = 'STOPPED';
+  }
+
+  private comeBack(state: ConnectState): void {
+    if (this.state !== 'STOPPED') return;
+    this.tasks = Array.from({ length: this.stoppedTasks }, (_, id) => ({ id, state, trace: undefined }));
   }
 
   restart(o: RestartOptions) {
     this.calls.push(`restart includeTasks=${o.includeTasks} onlyFailed=${o.onlyFailed}`);
+    if (this.state === 'STOPPED') return { connector: false, tasks: [] };
     const tasks = o.includeTasks
       ? this.tasks.filter((t) => !o.onlyFailed || t.state === 'FAILED').map((t) => t.id)
       : [];
