@@ -83,8 +83,8 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
       const c = connectorOf(worker, req);
       return json(taskStatus(c, taskIdOf(c, req), o.workerId()));
     })
-    // A STOPPED connector's pause and resume start it again; like stop, they answer once that is done,
-    // as Connect's standalone herder does, so the status read next shows the new state.
+    // A STOPPED connector's pause and resume start it again; like stop, they answer once that is done
+    // (Connect may answer earlier), so the status read next shows the new state.
     .add('PUT', '/connectors/:name/pause', async (req) => {
       await connectorOf(worker, req).pause();
       return { status: 202 };
