@@ -85,12 +85,14 @@ export class ShareTaskRunner {
   private loop: Promise<void> | undefined;
   private slotFreed: (() => void) | undefined;
   private failed: Error | undefined;
+  private readonly maxInFlight: number;
 
   constructor(options: ShareTaskRunnerOptions) {
     this.o = options;
     this.log = options.logger.child({ connector: options.connector, task: options.taskId });
     this.backoff = new RetryBackoff(100, options.retryDelayMaxMs ?? 60_000);
     this.machine = createBatchMachine(this.effects());
+    this.maxInFlight = options.maxInFlightBatches ?? 4;
   }
 
   get inFlight(): number {
@@ -124,7 +126,7 @@ export class ShareTaskRunner {
   }
 
   private async fetchLoop(): Promise<void> {
-    const max = this.o.maxInFlightBatches ?? 4;
+    const max = this.maxInFlight;
     while (this.running) {
       if (this.batches.size - this.acking >= max) {
         await new Promise<void>((r) => (this.slotFreed = r));
@@ -164,9 +166,17 @@ export class ShareTaskRunner {
         this.forget(work);
       },
     });
-    this.o.supervisor.watch(actor);
-    actor.start();
-    actor.send({ type: 'DISPATCH' });
+    const dispatch = () => {
+      this.o.supervisor.watch(actor);
+      actor.start();
+      actor.send({ type: 'DISPATCH' });
+    };
+    // With a slot still free the fetch loop polls again at once: the put's setup (the actor's first
+    // transitions, the wire batch, the hand-off to a pool thread) then waits for the next macrotask, so
+    // that ShareFetch goes out first, on this turn's microtasks, and the broker works on the next batch
+    // while this one is set up. Without a free slot nothing is gained by waiting.
+    if (this.batches.size - this.acking < this.maxInFlight) setImmediate(dispatch);
+    else dispatch();
   }
 
   private finish(work: BatchWork, output: BatchOutput | undefined): void {
