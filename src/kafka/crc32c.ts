@@ -1,7 +1,29 @@
 /**
  * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as RecordBatch v2 uses over attributes..end.
- * Table-driven, eight bytes per step ("slicing-by-8").
+ *
+ * Every fetched byte goes through it on the main thread, so it uses `@node-rs/crc32` (SSE 4.2 / ARM CRC
+ * instructions: ~5 GB/s here, against ~0.8 GB/s in JS, which made CRC checks ~12% of the main thread
+ * draining 1 KiB records). The table-driven JS below, eight bytes per step ("slicing-by-8"), is the
+ * fallback where the native module does not load.
  */
+import { createRequire } from 'node:module';
+
+type NativeCrc32c = (input: Buffer, initialState?: number) => number;
+
+function loadNative(): NativeCrc32c | undefined {
+  try {
+    const mod = createRequire(import.meta.url)('@node-rs/crc32') as { crc32c: NativeCrc32c };
+    // refuse a module that loads but computes something else
+    return mod.crc32c(Buffer.from('123456789')) === 0xe3069283 ? mod.crc32c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const native = loadNative();
+
+/** Which implementation {@link crc32c} uses. */
+export const crc32cImplementation: 'native' | 'js' = native ? 'native' : 'js';
 
 const POLY = 0x82f63b78;
 const T = new Int32Array(256 * 8);
@@ -21,6 +43,13 @@ for (let n = 0; n < 256; n++) {
 
 /** CRC-32C of `buf[start..end)`, as an unsigned 32-bit number. */
 export function crc32c(buf: Uint8Array, start = 0, end = buf.length): number {
+  if (native === undefined) return crc32cPortable(buf, start, end);
+  const view = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
+  return native(view) >>> 0;
+}
+
+/** The JS implementation, used when the native module is missing (and by tests, against it). */
+export function crc32cPortable(buf: Uint8Array, start = 0, end = buf.length): number {
   let crc = -1;
   let i = start;
   const stop8 = end - ((end - start) & 7);
