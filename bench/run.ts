@@ -814,13 +814,26 @@ async function main(): Promise<void> {
       const basisRow = results.scenarios.noop.find(
         (r) => r.mode === 'share' && r.tasks === 1 && r.recordSize === 100 && r.partitions === 1,
       );
+      // the slower of the two clients sets the pace: at half of the faster one's drain rate the other
+      // may already be saturated, and then both tails measure a backlog rather than latency
+      const javaRow = results.scenarios.ceiling.find(
+        (c) =>
+          c.topic === basisRow?.topic &&
+          c.result.tool === 'ShareConsumerPerformance' &&
+          c.result.consumers === 1,
+      );
       const given = opts['e2e-max-rate'] === undefined ? undefined : Number(opts['e2e-max-rate']);
-      const maxRate = given ?? basisRow?.result.recordsPerSec ?? 20_000;
+      const drained = [basisRow?.result.recordsPerSec, javaRow?.result.recordsPerSec].filter(
+        (v): v is number => v !== undefined && v > 0,
+      );
+      const maxRate = given ?? (drained.length > 0 ? Math.min(...drained) : 20_000);
       const basis =
         given !== undefined
           ? `given on the command line (--e2e-max-rate=${given})`
-          : basisRow
-            ? `drain rate of sharesink share mode, 1 task, 100 B × 1 partition, in this run (${round(maxRate)}/s)`
+          : drained.length > 0
+            ? `the lower drain rate, 100 B × 1 partition, 1 consumer, in this run, of sharesink share mode ` +
+              `(${basisRow ? round(basisRow.result.recordsPerSec) : '–'}/s) and ShareConsumerPerformance ` +
+              `(${javaRow ? round(javaRow.result.recordsPerSec) : '–'}/s): ${round(maxRate)}/s`
             : 'no drain measured in this run (scenario 2 skipped): assumed 20000/s';
       const keepLowest = (e: E2eResult | undefined) => {
         if (!e) return;
