@@ -1,7 +1,7 @@
 // The REST API against a Worker running a real connector on the real broker (share mode): every
 // endpoint over HTTP, pause holding back puts, resume, a task failing and being restarted, /metrics
 // moving, /health flipping, the live view's event stream, and a clean shutdown.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -18,6 +18,7 @@ import {
   uniqueTopic,
 } from './harness/kafka.js';
 import { startCli } from './harness/cli.js';
+import { lines, metric, until } from './harness/wait.js';
 
 const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-rest-'));
@@ -27,37 +28,6 @@ const logger = pino({ level: 'warn' });
 afterAll(async () => {
   if (topics.length > 0) await deleteTopics(topics);
 });
-
-function lines(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T> | T,
-  ok: (v: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T;
-  do {
-    last = await probe();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  } while (Date.now() < deadline);
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
-}
-
-/** Sums a per-task counter across the connector's tasks from the Prometheus text. */
-function metric(text: string, name: string): number {
-  let sum = 0;
-  for (const m of text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))) sum += Number(m[1]);
-  return sum;
-}
 
 describe('REST API on a running worker (share mode)', () => {
   it('serves Connect’s endpoints, pauses, resumes, restarts a failed task, and shuts down cleanly', async () => {

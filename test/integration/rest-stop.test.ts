@@ -2,7 +2,7 @@
 // as a graceful stop does (share members leave the group, classic offsets are committed), keeps the
 // connector registered with no tasks, consumes nothing while stopped, and resume (or pause) starts it
 // again with every record arriving exactly once. Also: the worker still shuts down on SIGTERM.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -22,6 +22,7 @@ import {
   uniqueTopic,
 } from './harness/kafka.js';
 import { startCli } from './harness/cli.js';
+import { lines, metric, sleep, until } from './harness/wait.js';
 
 const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-rest-stop-'));
@@ -32,42 +33,8 @@ afterAll(async () => {
   if (topics.length > 0) await deleteTopics(topics);
 });
 
-function lines(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T> | T,
-  ok: (v: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T;
-  do {
-    last = await probe();
-    if (ok(last)) return last;
-    await sleep(200);
-  } while (Date.now() < deadline);
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
-}
-
 const values = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 const sorted = (xs: readonly string[]) => [...xs].sort();
-
-/** Sums a series across its label sets from the Prometheus text. */
-function metric(text: string, name: string, labels = ''): number {
-  let sum = 0;
-  for (const m of text.matchAll(new RegExp(`^${name}\\{[^}]*${labels}[^}]*\\} (\\S+)$`, 'gm')))
-    sum += Number(m[1]);
-  return sum;
-}
 
 /** Members of a share group, as `kafka-share-groups --describe --members` lists them. */
 async function shareGroupMembers(group: string): Promise<number> {

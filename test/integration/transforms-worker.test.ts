@@ -5,7 +5,7 @@
 // file is exactly the kept records, transformed; dropped records count as done: in share mode they are
 // ACCEPTed and never come back once the lock duration has passed, in classic mode their offsets are
 // committed.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import {
   uniqueTopic,
 } from './harness/kafka.js';
 import { pollFor, readFromBeginning, shareConsumers, sleep, testLogger } from './harness/share.js';
+import { lines } from './harness/wait.js';
 
 const RECORDS = 300;
 const PARTITIONS = 3;
@@ -96,14 +97,6 @@ function workerConfig() {
     'value.converter.schemas.enable': 'false',
     'pool.threads': '2',
   });
-}
-
-function lines(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
 }
 
 async function runUntil(worker: Worker, done: () => boolean, timeoutMs = 90_000): Promise<void> {

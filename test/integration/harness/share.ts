@@ -17,6 +17,7 @@ import {
   type ShareRecord,
 } from '../../../src/kafka/share/share-consumer.js';
 import { REPO_ROOT, TOOL_JVM_OPTS, kafkaClasspath, kafkaClient, testBrokers, uniqueGroup } from './kafka.js';
+import { sleep } from './wait.js';
 
 /** The logger the share tests use (level from SHARESINK_TEST_LOG_LEVEL, default warn). */
 export const testLogger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
@@ -70,7 +71,7 @@ export async function pollFor(c: ShareConsumer, ms: number): Promise<ShareRecord
   return got;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
+export { sleep };
 
 // ------------------------------------------------------------------ Java fixture
 
