@@ -1,7 +1,7 @@
 // The REST API against a Worker running a real connector on the real broker (share mode): every
 // endpoint over HTTP, pause holding back puts, resume, a task failing and being restarted, /metrics
 // moving, /health flipping, the live view's event stream, and a clean shutdown.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -17,7 +17,7 @@ import {
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
-import { startCli } from './harness/cli.js';
+import { startRestCli } from './harness/cli.js';
 import { lines, metric, until } from './harness/wait.js';
 
 const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
@@ -324,33 +324,11 @@ describe('REST API on a running worker (share mode)', () => {
     const topic = uniqueTopic('rest-cli');
     topics.push(topic);
     await createTopic(topic, { partitions: 1 });
-    const workerFile = path.join(dir, 'worker-rest.properties');
-    writeFileSync(
-      workerFile,
-      [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
-    );
-    const connectorFile = path.join(dir, 'cli.properties');
-    writeFileSync(
-      connectorFile,
-      [
-        'name=rest-cli',
-        'connector.class=NoopSink',
-        `topics=${topic}`,
-        'consumer.override.group.protocol=share',
-        'share.group.share.auto.offset.reset=earliest',
-      ].join('\n'),
-    );
-    const { child, stderr: logs, exited } = startCli(['standalone', workerFile, connectorFile]);
+    const { child, stderr: logs, exited, url } = await startRestCli(dir, 'rest-cli', topic);
     try {
-      // not a terminal: JSON logs at info, one of which names the URL
-      const url = await until(
-        'the REST URL in the log',
-        () => /"url":"(http:[^"]+)"/.exec(logs())?.[1],
-        (u) => u !== undefined,
-      );
       const health = await until(
         'health 200',
-        async () => (await fetch(`${url!}/health`)).status,
+        async () => (await fetch(`${url}/health`)).status,
         (code) => code === 200,
       );
       expect(health).toBe(200);

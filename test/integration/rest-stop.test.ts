@@ -2,7 +2,7 @@
 // as a graceful stop does (share members leave the group, classic offsets are committed), keeps the
 // connector registered with no tasks, consumes nothing while stopped, and resume (or pause) starts it
 // again with every record arriving exactly once. Also: the worker still shuts down on SIGTERM.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -21,7 +21,7 @@ import {
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
-import { startCli } from './harness/cli.js';
+import { startRestCli } from './harness/cli.js';
 import { lines, metric, sleep, until } from './harness/wait.js';
 
 const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
@@ -264,30 +264,9 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
     const topic = uniqueTopic('rest-stop-cli');
     topics.push(topic);
     await createTopic(topic, { partitions: 1 });
-    const workerFile = path.join(dir, 'worker-stop.properties');
-    writeFileSync(
-      workerFile,
-      [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
-    );
-    const connectorFile = path.join(dir, 'stop-cli.properties');
-    writeFileSync(
-      connectorFile,
-      [
-        'name=stop-cli',
-        'connector.class=NoopSink',
-        `topics=${topic}`,
-        'consumer.override.group.protocol=share',
-        'share.group.share.auto.offset.reset=earliest',
-      ].join('\n'),
-    );
-    const { child, stderr: logs, exited } = startCli(['standalone', workerFile, connectorFile]);
+    const { child, stderr: logs, exited, url } = await startRestCli(dir, 'stop-cli', topic);
     try {
-      const url = await until(
-        'the REST URL in the log',
-        () => /"url":"(http:[^"]+)"/.exec(logs())?.[1],
-        (u) => u !== undefined,
-      );
-      const api = restClient(url!, 'stop-cli');
+      const api = restClient(url, 'stop-cli');
       await until('running', api.status, (s) => s.connector.state === 'RUNNING' && s.tasks.length === 1);
       expect(await api.put('stop')).toBe(202);
       expect(await api.status()).toMatchObject({ connector: { state: 'STOPPED' }, tasks: [] });

@@ -1,6 +1,10 @@
 /** Runs the `sharesink` command from the source tree (through tsx), as a user would. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { REPO_ROOT } from './broker.js';
+import { testBrokers } from './kafka.js';
+import { until } from './wait.js';
 
 export interface CliRun {
   readonly child: ChildProcess;
@@ -19,4 +23,44 @@ export function startCli(args: readonly string[]): CliRun {
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, stderr: () => stderr, exited };
+}
+
+/**
+ * `sharesink standalone` with the REST API on a free port and one share-mode NoopSink connector
+ * `name` on `topic` (config files written to `dir`); resolves once the log names the API's URL.
+ */
+export async function startRestCli(
+  dir: string,
+  name: string,
+  topic: string,
+): Promise<CliRun & { readonly url: string }> {
+  const workerFile = path.join(dir, `worker-${name}.properties`);
+  writeFileSync(
+    workerFile,
+    [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
+  );
+  const connectorFile = path.join(dir, `${name}.properties`);
+  writeFileSync(
+    connectorFile,
+    [
+      `name=${name}`,
+      'connector.class=NoopSink',
+      `topics=${topic}`,
+      'consumer.override.group.protocol=share',
+      'share.group.share.auto.offset.reset=earliest',
+    ].join('\n'),
+  );
+  const run = startCli(['standalone', workerFile, connectorFile]);
+  try {
+    // not a terminal: JSON logs at info, one of which names the URL
+    const url = await until(
+      'the REST URL in the log',
+      () => /"url":"(http:[^"]+)"/.exec(run.stderr())?.[1],
+      (u) => u !== undefined,
+    );
+    return { ...run, url: url! };
+  } catch (err) {
+    run.child.kill('SIGKILL');
+    throw err;
+  }
 }
