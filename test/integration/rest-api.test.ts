@@ -6,21 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Worker } from '../../src/actors/worker.js';
-import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
-import { startRestServer, type RestServer } from '../../src/rest/server.js';
-import {
-  createTopic,
-  deleteTopics,
-  produce,
-  testBrokers,
-  uniqueGroup,
-  uniqueTopic,
-} from './harness/kafka.js';
+import { createTopic, deleteTopics, produce, uniqueGroup, uniqueTopic } from './harness/kafka.js';
 import { startRestCli } from './harness/cli.js';
+import { LINES_CONNECTOR, startLinesWorker } from './harness/rest.js';
 import { lines, metric, until } from './harness/wait.js';
 
-const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-rest-'));
 const topics: string[] = [];
 const logger = pino({ level: 'warn' });
@@ -35,30 +25,12 @@ describe('REST API on a running worker (share mode)', () => {
     topics.push(topic);
     await createTopic(topic, { partitions: 3 });
     const file = path.join(dir, 'lines.txt');
-    const worker = compileWorkerConfig({
-      'bootstrap.servers': testBrokers(),
-      'pool.threads': '2',
-      listeners: 'http://127.0.0.1:0',
-      'task.shutdown.graceful.timeout.ms': '2000',
-    });
     const name = 'rest-probe';
-    const connector = compileConnectorConfig(
-      {
-        name,
-        'connector.class': FIXTURE.href,
-        topics: topic,
-        'tasks.max': '2',
-        'lines.file': file,
-        'consumer.override.group.protocol': 'share',
-        'consumer.override.group.id': uniqueGroup('rest'),
-        'share.group.share.auto.offset.reset': 'earliest',
-        'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
-        'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-      },
-      worker,
-    );
-    const w = new Worker({ worker, connectors: [connector], logger });
-    const rest: RestServer = await startRestServer(w, { logger });
+    const { w, rest } = await startLinesWorker({
+      ...{ name, topic, file, group: uniqueGroup('rest'), mode: 'share', tasks: 2, poolThreads: 2, logger },
+      worker: { listeners: 'http://127.0.0.1:0', 'task.shutdown.graceful.timeout.ms': '2000' },
+      connector: { 'key.converter': 'org.apache.kafka.connect.storage.StringConverter' },
+    });
     const url = (p: string) => `${rest.url}${p}`;
     const getJson = async (p: string) => {
       const res = await fetch(url(p));
@@ -123,7 +95,7 @@ describe('REST API on a running worker (share mode)', () => {
         state: 'RUNNING',
       });
       const plugins = (await getJson('/connector-plugins')).body as Array<{ class: string }>;
-      expect(plugins.map((p) => p.class)).toContain(FIXTURE.href);
+      expect(plugins.map((p) => p.class)).toContain(LINES_CONNECTOR);
       expect((await fetch(url('/health'))).status).toBe(200);
 
       // /metrics counts what was put
@@ -257,24 +229,12 @@ describe('REST API on a running worker (share mode)', () => {
     topics.push(topic);
     await createTopic(topic, { partitions: 2 });
     const file = path.join(dir, 'classic-lines.txt');
-    const worker = compileWorkerConfig({ 'bootstrap.servers': testBrokers(), 'pool.threads': '1' });
     const name = 'rest-classic';
-    const connector = compileConnectorConfig(
-      {
-        name,
-        'connector.class': FIXTURE.href,
-        topics: topic,
-        'tasks.max': '1',
-        'lines.file': file,
-        'consumer.override.group.protocol': 'classic',
-        'consumer.override.group.id': uniqueGroup('rest-classic'),
-        'consumer.override.auto.offset.reset': 'earliest',
-        'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-      },
-      worker,
-    );
-    const w = new Worker({ worker, connectors: [connector], logger });
-    const rest = await startRestServer(w, { listener: 'http://127.0.0.1:0', logger, lookupClusterId: false });
+    const { w, rest } = await startLinesWorker({
+      ...{ name, topic, file, group: uniqueGroup('rest-classic'), mode: 'classic', tasks: 1, poolThreads: 1 },
+      logger,
+      rest: { listener: 'http://127.0.0.1:0', lookupClusterId: false },
+    });
     const state = async () =>
       (
         (await (await fetch(`${rest.url}/connectors/${name}/status`)).json()) as {

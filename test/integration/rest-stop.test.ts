@@ -7,9 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Worker } from '../../src/actors/worker.js';
-import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
-import { startRestServer } from '../../src/rest/server.js';
 import {
   committedAndEndOffsets,
   createTopic,
@@ -22,9 +19,9 @@ import {
   uniqueTopic,
 } from './harness/kafka.js';
 import { startRestCli } from './harness/cli.js';
+import { startLinesWorker } from './harness/rest.js';
 import { lines, metric, sleep, until } from './harness/wait.js';
 
-const FIXTURE = new URL('../fixtures/connectors/poison-lines.ts', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-rest-stop-'));
 const topics: string[] = [];
 const logger = pino({ level: 'warn' });
@@ -73,29 +70,12 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
     topics.push(topic);
     await createTopic(topic, { partitions: 3 });
     const file = path.join(dir, 'share-lines.txt');
-    const worker = compileWorkerConfig({
-      'bootstrap.servers': testBrokers(),
-      'pool.threads': '2',
-      listeners: 'http://127.0.0.1:0',
-      'task.shutdown.graceful.timeout.ms': '2000',
-    });
     const name = 'rest-stop-share';
-    const connector = compileConnectorConfig(
-      {
-        name,
-        'connector.class': FIXTURE.href,
-        topics: topic,
-        'tasks.max': '2',
-        'lines.file': file,
-        'consumer.override.group.protocol': 'share',
-        'consumer.override.group.id': group,
-        'share.group.share.auto.offset.reset': 'earliest',
-        'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-      },
-      worker,
-    );
-    const w = new Worker({ worker, connectors: [connector], logger });
-    const rest = await startRestServer(w, { logger, lookupClusterId: false });
+    const { w, rest } = await startLinesWorker({
+      ...{ name, topic, file, group, mode: 'share', tasks: 2, poolThreads: 2, logger },
+      worker: { listeners: 'http://127.0.0.1:0', 'task.shutdown.graceful.timeout.ms': '2000' },
+      rest: { lookupClusterId: false },
+    });
     const api = restClient(rest.url, name);
     try {
       await w.start();
@@ -204,24 +184,11 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
     topics.push(topic);
     await createTopic(topic, { partitions: 2 });
     const file = path.join(dir, 'classic-lines.txt');
-    const worker = compileWorkerConfig({ 'bootstrap.servers': testBrokers(), 'pool.threads': '1' });
     const name = 'rest-stop-classic';
-    const connector = compileConnectorConfig(
-      {
-        name,
-        'connector.class': FIXTURE.href,
-        topics: topic,
-        'tasks.max': '1',
-        'lines.file': file,
-        'consumer.override.group.protocol': 'classic',
-        'consumer.override.group.id': group,
-        'consumer.override.auto.offset.reset': 'earliest',
-        'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-      },
-      worker,
-    );
-    const w = new Worker({ worker, connectors: [connector], logger });
-    const rest = await startRestServer(w, { listener: 'http://127.0.0.1:0', logger, lookupClusterId: false });
+    const { w, rest } = await startLinesWorker({
+      ...{ name, topic, file, group, mode: 'classic', tasks: 1, poolThreads: 1, logger },
+      rest: { listener: 'http://127.0.0.1:0', lookupClusterId: false },
+    });
     const api = restClient(rest.url, name);
     try {
       await w.start();
