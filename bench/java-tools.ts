@@ -98,11 +98,7 @@ const INTERVAL_SUFFIX = / for share consumer (\d+)$/;
  * The tools print a header line and CSV lines of values; returns the summary line by header name (with
  * detailed stats, ShareConsumerPerformance's interval lines end in "for share consumer N" and are skipped).
  */
-export function csvStatsForTest(stdout: string): Record<string, string> {
-  return csvStats(stdout);
-}
-
-function csvStats(stdout: string): Record<string, string> {
+export function csvStats(stdout: string): Record<string, string> {
   const lines = stdout.split('\n').map((l) => l.trim());
   const h = lines.findIndex((l) => l.startsWith('start.time'));
   if (h < 0) throw new Error(`no stats header in:\n${stdout}`);

@@ -1,7 +1,7 @@
 // The bench's reading of ShareConsumerPerformance output (bench/java-tools.ts), on lines the Kafka 4.4
 // tool printed with --threads 2 --show-detailed-stats --reporting-interval 250 (middle lines cut).
 import { describe, expect, it } from 'vitest';
-import { csvStatsForTest, shareSteadyFromStats } from '../../bench/java-tools.js';
+import { csvStats, shareSteadyFromStats } from '../../bench/java-tools.js';
 
 const OUTPUT = `start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms
 2026-11-29 22:45:46:243, 2026-11-29 22:45:47:511, 0.0001, 0.0001, 0.7886, 1, 1268 for share consumer 1
@@ -15,13 +15,13 @@ const OUTPUT = `start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, dat
 
 describe('ShareConsumerPerformance detailed stats', () => {
   it('the summary is the line without a consumer suffix', () => {
-    const total = csvStatsForTest(OUTPUT);
+    const total = csvStats(OUTPUT);
     expect(total['data.consumed.in.nMsg']).toBe('500000');
     expect(total['fetch.time.ms']).toBe('4256');
   });
 
   it('steady rate: from the end of the first interval with a record, records counted after it', () => {
-    const steady = shareSteadyFromStats(OUTPUT, csvStatsForTest(OUTPUT))!;
+    const steady = shareSteadyFromStats(OUTPUT, csvStats(OUTPUT))!;
     // start 46:015; consumer 1's first record by 47:511 (1 record); consumer 2 has none by then
     expect(steady.firstRecordMs).toBe(1496);
     expect(steady.steadyRecordsPerSec).toBeCloseTo((500000 - 1) / 2.76, 0);
@@ -31,6 +31,6 @@ describe('ShareConsumerPerformance detailed stats', () => {
     const summaryOnly = OUTPUT.split('\n')
       .filter((l) => !l.includes('for share consumer'))
       .join('\n');
-    expect(shareSteadyFromStats(summaryOnly, csvStatsForTest(summaryOnly))).toBeUndefined();
+    expect(shareSteadyFromStats(summaryOnly, csvStats(summaryOnly))).toBeUndefined();
   });
 });
