@@ -95,6 +95,11 @@ export class ShareTaskRunner {
     this.maxInFlight = options.maxInFlightBatches ?? 4;
   }
 
+  /** Batches still to be put take a slot; a batch whose put ended (acknowledging) does not. */
+  private get slotFree(): boolean {
+    return this.batches.size - this.acking < this.maxInFlight;
+  }
+
   get inFlight(): number {
     return this.batches.size;
   }
@@ -126,9 +131,8 @@ export class ShareTaskRunner {
   }
 
   private async fetchLoop(): Promise<void> {
-    const max = this.maxInFlight;
     while (this.running) {
-      if (this.batches.size - this.acking >= max) {
+      if (!this.slotFree) {
         await new Promise<void>((r) => (this.slotFreed = r));
         this.slotFreed = undefined;
         continue;
@@ -175,7 +179,7 @@ export class ShareTaskRunner {
     // transitions, the wire batch, the hand-off to a pool thread) then waits for the next macrotask, so
     // that ShareFetch goes out first, on this turn's microtasks, and the broker works on the next batch
     // while this one is set up. Without a free slot nothing is gained by waiting.
-    if (this.batches.size - this.acking < this.maxInFlight) setImmediate(dispatch);
+    if (this.slotFree) setImmediate(dispatch);
     else dispatch();
   }
 
