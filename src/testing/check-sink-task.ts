@@ -7,7 +7,13 @@
  */
 import fc from 'fast-check';
 import type { SinkTask } from '../connect/sink-task.js';
-import { sinkScheduleArb, type Fault, type ScheduleOptions, type SinkSchedule } from './arbitraries.js';
+import {
+  ALL_FAULT_KINDS,
+  sinkScheduleArb,
+  type Fault,
+  type ScheduleOptions,
+  type SinkSchedule,
+} from './arbitraries.js';
 import { simplify } from './simplify.js';
 import { SinkRun, type RunContext } from './sink-run.js';
 import { recordId, type RecordRef } from './task-calls.js';
@@ -41,8 +47,9 @@ export interface CheckSinkTaskOptions {
   /** Schedules to run before the generated ones, e.g. a reported `error.schedule` to replay it exactly. */
   examples?: readonly SinkSchedule[];
   /**
-   * After fast-check's shrinking, remove and plainen rounds, deliveries and records one at a time while
-   * the check still fails (at most this many extra runs). Default 200; 0 turns it off.
+   * After fast-check's shrinking, try each delivery alone with each allowed fault, then remove and
+   * plainen rounds, deliveries and records one at a time, while the check still fails (at most this many
+   * extra runs). Default 200; 0 turns it off.
    */
   simplifyRuns?: number;
   /** Real time one task call (start, put, preCommit, stop…) may take. Default 10 s. */
@@ -133,6 +140,10 @@ export async function checkSinkTask(
       const o = await runOnce(taskFactory, candidate, index++, options, () => {});
       return o.violations.length > 0 ? o : undefined;
     },
+    // a schedule arbitrary of the caller's own may use any fault: keep to the kinds this one shows
+    options.scheduleArb
+      ? [...new Set(shrunk.rounds.flat().map((d) => d.fault.kind))]
+      : (options.schedule?.faults ?? ALL_FAULT_KINDS),
     options.simplifyRuns ?? 200,
   );
   const violations =
