@@ -27,6 +27,7 @@ import { LockSupervisor } from './supervisor.js';
 import type { TaskCountersSnapshot } from './task-counters.js';
 import { createClassicRunner } from './classic-runner-factory.js';
 import { GatedShareConsumer } from './fetch-gate.js';
+import { applyShareStartPosition } from './share-start-position.js';
 
 /** What the connector runtime needs of a task runner, in either mode. */
 export interface TaskRunner {
@@ -505,6 +506,7 @@ export class ConnectorRuntime {
     if (c.groupProtocol === 'share' && Object.keys(c.shareGroupConfigs).length > 0) {
       await this.applyShareGroupConfigs();
     }
+    if (c.groupProtocol === 'share') await applyShareStartPosition(c, this.worker, this.log);
     this.pool = new PutPool({
       connectorModule: c.connectorModule,
       threads: Math.max(1, this.worker.poolThreads),

@@ -1,0 +1,287 @@
+/**
+ * Where a share-mode connector's group starts reading a partition it has not read yet.
+ *
+ * Connect starts a sink's consumer group at the earliest offset; a new share group starts at the
+ * broker default of the group config `share.auto.offset.reset`, which is `latest`. Without this step,
+ * switching a connector to share mode would silently skip every record already in its topics. So,
+ * once per connector start and before any task joins the group:
+ *
+ * - the user chose (`share.group.share.auto.offset.reset`, `consumer.override.auto.offset.reset`, or the
+ *   worker's `consumer.auto.offset.reset`): that value is written with the connector's other group
+ *   configs (see `applyShareGroupConfigs`); this step only says so;
+ * - otherwise, when the group has no members and no value of its own, `earliest` is written;
+ * - a value already set on the group (by an operator, another tool, or an earlier start) is never
+ *   overwritten, nor is the default of a group that other members are reading with.
+ *
+ * "Has the group started this topic?" would best be answered by DescribeShareGroupOffsets, which the
+ * codec does not have. ShareGroupDescribe (does the group exist, does it have members) and
+ * DescribeConfigs (is the value set on the group, or the broker default) answer it closely enough:
+ * the config only matters for partitions the group has not started, so writing `earliest` on an idle
+ * group that has started some partitions changes nothing for those.
+ *
+ * One INFO line per start says what was applied and why. When the broker cannot be asked or refuses
+ * the write, one WARN line says what that means for the backlog and how to set it by hand, and the
+ * connector starts anyway: the tasks meet the same broker and report their own errors.
+ */
+import type { Logger } from 'pino';
+import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+import { KafkaCluster } from '../kafka/cluster.js';
+import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
+import { DescribeConfigs } from '../kafka/protocol/messages/describe-configs.js';
+import { ConfigResourceType } from '../kafka/protocol/messages/incremental-alter-configs.js';
+import { ShareGroupDescribe } from '../kafka/protocol/messages/share-group-describe.js';
+
+export const START_CONFIG = 'share.auto.offset.reset';
+/** Connect's start position for a sink connector's group. */
+const CONNECT_START = 'earliest';
+/** The broker's default for {@link START_CONFIG}, assumed when DescribeConfigs does not list it. */
+const BROKER_DEFAULT = 'latest';
+
+/** DescribeConfigs ConfigSource values (DescribeConfigsResponse.json; 8 seen from Kafka 4.4 for a group config). */
+const ConfigSource = { UNKNOWN: 0, DEFAULT_CONFIG: 5, GROUP_CONFIG: 8 } as const;
+
+/** The setting through which the user chose a start position. */
+export interface ExplicitStart {
+  /** The key as the user wrote it, e.g. `consumer.override.auto.offset.reset`. */
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The group as ShareGroupDescribe shows it. */
+export type GroupPresence =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'active'; readonly members: number };
+
+/** `share.auto.offset.reset` as DescribeConfigs shows it for the group. */
+export interface GroupStartConfig {
+  /** The value in effect (the broker default when nothing is set). */
+  readonly value: string;
+  /** False when the value is the broker's default: only then may sharesink write its own. */
+  readonly setOnGroup: boolean;
+}
+
+export interface StartPositionInput {
+  readonly groupId: string;
+  readonly explicit: ExplicitStart | undefined;
+  /** undefined: not read (it could not be, or it was not needed). */
+  readonly group: GroupPresence | undefined;
+  readonly config: GroupStartConfig | undefined;
+}
+
+export interface StartPositionDecision {
+  /** The start position in effect for partitions the group has not started. */
+  readonly value: string;
+  /** What this step writes; undefined when it writes nothing. */
+  readonly write: string | undefined;
+  /** The INFO line. */
+  readonly message: string;
+}
+
+/**
+ * The user's own choice, if any, in the order share mode lets one win over another: the group config
+ * key, then the connector's consumer override, then the worker's consumer default. `none` is not a
+ * choice here: share mode ignores it (config compilation warns), so it leaves no group config.
+ */
+export function explicitStart(config: ConnectorConfig): ExplicitStart | undefined {
+  const value = config.shareGroupConfigs[START_CONFIG];
+  if (value === undefined) return undefined;
+  const groupKey = `share.group.${START_CONFIG}`;
+  const overrideKey = 'consumer.override.auto.offset.reset';
+  if (groupKey in config.raw) return { key: groupKey, value };
+  if (overrideKey in config.raw) return { key: overrideKey, value };
+  return { key: "the worker's consumer.auto.offset.reset", value };
+}
+
+/** What the position means for records already in the topic, in the user's terms. */
+function effect(value: string): string {
+  if (value === 'earliest') return 'records already in the topic are written';
+  if (value === 'latest') return 'records already in the topic are skipped, only new ones are written';
+  return `records from the last ${value.slice('by_duration:'.length)} are written`;
+}
+
+const LATEST_HINT = 'set consumer.override.auto.offset.reset=latest to start at the end';
+const EARLIEST_HINT = 'set consumer.override.auto.offset.reset=earliest to start at the beginning';
+
+/** The decision, pure: which value applies, whether this step writes it, and the line that says so. */
+export function decideStartPosition(input: StartPositionInput): StartPositionDecision {
+  const g = `share group ${input.groupId}`;
+  const { explicit, group, config } = input;
+
+  if (explicit !== undefined) {
+    const v = explicit.value;
+    const asked = `${START_CONFIG}=${v}, as ${explicit.key}=${v} asks (${effect(v)})`;
+    const message =
+      group === undefined
+        ? `${g}: set ${asked}`
+        : group.kind === 'absent'
+          ? `${g} is new: set ${asked}`
+          : `${g} exists: set ${asked}; it applies only to partitions the group has not read yet`;
+    return { value: v, write: undefined, message };
+  }
+
+  if (config === undefined || group === undefined)
+    throw new TypeError('decideStartPosition needs the group and its config when the user chose nothing');
+
+  if (config.setOnGroup) {
+    const v = config.value;
+    return {
+      value: v,
+      write: undefined,
+      message: `${g} already has ${START_CONFIG}=${v} set on it: left as is (sharesink sets it only on a group without one), so partitions the group has not read yet start at the ${v} offset; ${v === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
+    };
+  }
+
+  const because = `as Connect starts sink consumers at the earliest offset (${effect(CONNECT_START)})`;
+  switch (group.kind) {
+    case 'absent':
+      return {
+        value: CONNECT_START,
+        write: CONNECT_START,
+        message: `${g} is new: set ${START_CONFIG}=${CONNECT_START}, ${because}; ${LATEST_HINT}`,
+      };
+    case 'empty':
+      return {
+        value: CONNECT_START,
+        write: CONNECT_START,
+        message: `${g} has no members and no ${START_CONFIG} of its own: set ${START_CONFIG}=${CONNECT_START}, ${because}; partitions it has read before keep their position; ${LATEST_HINT}`,
+      };
+    case 'active':
+      return {
+        value: config.value,
+        write: undefined,
+        message: `${g} already has ${group.members} member(s) and no ${START_CONFIG} of its own: left at the broker default ${config.value}, as its members read with it, so partitions it has not read yet start at the ${config.value} offset; ${config.value === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
+      };
+  }
+}
+
+/** What this step needs of a cluster (a {@link KafkaCluster}; narrowed so tests can stand in). */
+export type StartPositionCluster = Pick<
+  KafkaCluster,
+  'findGroupCoordinator' | 'connectionTo' | 'anyConnection' | 'alterGroupConfigs'
+>;
+
+const READ_ATTEMPTS = 10;
+const READ_BACKOFF_MS = 500;
+
+/** Retries what a coordinator says while it moves or loads (normal on a freshly started broker). */
+async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof KafkaError && err.retriable) || n >= READ_ATTEMPTS) throw err;
+      await new Promise((r) => setTimeout(r, READ_BACKOFF_MS));
+    }
+  }
+}
+
+export function readGroupPresence(cluster: StartPositionCluster, groupId: string): Promise<GroupPresence> {
+  return retrying(async () => {
+    const coordinator = await cluster.findGroupCoordinator(groupId);
+    const conn = await cluster.connectionTo(coordinator.nodeId);
+    const res = await conn.call(ShareGroupDescribe, {
+      groupIds: [groupId],
+      includeAuthorizedOperations: false,
+    });
+    const described = res.groups.find((x) => x.groupId === groupId);
+    if (described === undefined || described.errorCode === KafkaErrorCode.GROUP_ID_NOT_FOUND)
+      return { kind: 'absent' };
+    if (described.errorCode !== 0)
+      throw new KafkaError(described.errorCode, {
+        api: 'ShareGroupDescribe',
+        subject: `group ${groupId}`,
+        brokerMessage: described.errorMessage,
+      });
+    if (described.groupState === 'Dead') return { kind: 'absent' };
+    if (described.members.length === 0) return { kind: 'empty' };
+    return { kind: 'active', members: described.members.length };
+  });
+}
+
+export function readGroupStartConfig(
+  cluster: StartPositionCluster,
+  groupId: string,
+): Promise<GroupStartConfig> {
+  return retrying(async () => {
+    const conn = await cluster.anyConnection();
+    const res = await conn.call(DescribeConfigs, {
+      resources: [
+        { resourceType: ConfigResourceType.GROUP, resourceName: groupId, configurationKeys: [START_CONFIG] },
+      ],
+      includeSynonyms: false,
+      includeDocumentation: false,
+    });
+    const result = res.results[0];
+    if (result !== undefined && result.errorCode !== 0)
+      throw new KafkaError(result.errorCode, {
+        api: 'DescribeConfigs',
+        subject: `group ${groupId}`,
+        brokerMessage: result.errorMessage,
+      });
+    const entry = result?.configs.find((c) => c.name === START_CONFIG);
+    if (entry === undefined || entry.value === null) return { value: BROKER_DEFAULT, setOnGroup: false };
+    const byDefault =
+      entry.configSource === ConfigSource.DEFAULT_CONFIG || entry.configSource === ConfigSource.UNKNOWN;
+    return { value: entry.value, setOnGroup: !byDefault };
+  });
+}
+
+/**
+ * Reads the group, decides, writes `earliest` when that is the decision, and logs the one line.
+ * Returns the decision, or undefined when the broker could not be asked or refused (logged as WARN).
+ */
+export async function chooseStartPosition(
+  cluster: StartPositionCluster,
+  config: ConnectorConfig,
+  logger: Logger,
+): Promise<StartPositionDecision | undefined> {
+  const groupId = config.groupId;
+  const explicit = explicitStart(config);
+  let decision: StartPositionDecision;
+  try {
+    if (explicit !== undefined) {
+      // the group's state only makes the line more precise: not worth a warning when it cannot be read
+      const group = await readGroupPresence(cluster, groupId).catch(() => undefined);
+      decision = decideStartPosition({ groupId, explicit, group, config: undefined });
+    } else {
+      const [group, startConfig] = await Promise.all([
+        readGroupPresence(cluster, groupId),
+        readGroupStartConfig(cluster, groupId),
+      ]);
+      decision = decideStartPosition({ groupId, explicit, group, config: startConfig });
+      const write = decision.write;
+      if (write !== undefined)
+        await retrying(() => cluster.alterGroupConfigs(groupId, { [START_CONFIG]: write }));
+    }
+  } catch (err) {
+    logger.warn(
+      { err, groupId },
+      `share group ${groupId}: could not check or set ${START_CONFIG} (${(err as Error).message}); a new share group starts at the broker default, latest, and skips the records already in the topic. To start at the earliest offset as Connect does, set share.group.${START_CONFIG}=earliest in the connector, or run: kafka-configs.sh --bootstrap-server … --alter --entity-type groups --entity-name ${groupId} --add-config ${START_CONFIG}=earliest`,
+    );
+    return undefined;
+  }
+  logger.info(
+    { groupId, [START_CONFIG]: decision.value, written: decision.write !== undefined },
+    decision.message,
+  );
+  return decision;
+}
+
+/** {@link chooseStartPosition} on a cluster client of its own, for one connector start. */
+export async function applyShareStartPosition(
+  config: ConnectorConfig,
+  worker: WorkerConfig,
+  logger: Logger,
+): Promise<StartPositionDecision | undefined> {
+  const cluster = new KafkaCluster({
+    brokers: worker.bootstrapServers,
+    clientId: `${worker.clientId}-admin`,
+    logger,
+  });
+  try {
+    return await chooseStartPosition(cluster, config, logger);
+  } finally {
+    await cluster.close();
+  }
+}

@@ -1,0 +1,257 @@
+// Where a share-mode connector's group starts: the user's choice is reported as theirs, a group with no
+// members and no value of its own gets Connect's `earliest`, and a value set on the group, or the default
+// of a group others read with, is never written over. One INFO line says which and why.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import {
+  chooseStartPosition,
+  decideStartPosition,
+  explicitStart,
+  type GroupPresence,
+  type StartPositionCluster,
+} from '../../src/actors/share-start-position.js';
+import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
+import { KafkaError } from '../../src/kafka/errors.js';
+import type { BrokerConnection } from '../../src/kafka/connection.js';
+
+const worker = compileWorkerConfig({ 'bootstrap.servers': 'localhost:9092' });
+const shareConnector = (extra: Record<string, string> = {}, w = worker) =>
+  compileConnectorConfig(
+    {
+      name: 'foo',
+      'connector.class': 'noop',
+      topics: 'orders',
+      'consumer.override.group.protocol': 'share',
+      ...extra,
+    },
+    w,
+  );
+
+const absent: GroupPresence = { kind: 'absent' };
+const empty: GroupPresence = { kind: 'empty' };
+const unset = { value: 'latest', setOnGroup: false };
+
+describe('explicitStart', () => {
+  it('is undefined when nothing chooses a start position, and for auto.offset.reset=none', () => {
+    expect(explicitStart(shareConnector())).toBeUndefined();
+    expect(explicitStart(shareConnector({ 'consumer.override.auto.offset.reset': 'none' }))).toBeUndefined();
+  });
+
+  it('names the key the value came from: group config, connector override, worker default', () => {
+    expect(explicitStart(shareConnector({ 'share.group.share.auto.offset.reset': 'latest' }))).toEqual({
+      key: 'share.group.share.auto.offset.reset',
+      value: 'latest',
+    });
+    expect(explicitStart(shareConnector({ 'consumer.override.auto.offset.reset': 'latest' }))).toEqual({
+      key: 'consumer.override.auto.offset.reset',
+      value: 'latest',
+    });
+    const w = compileWorkerConfig({
+      'bootstrap.servers': 'localhost:9092',
+      'consumer.auto.offset.reset': 'by_duration:PT1H',
+    });
+    expect(explicitStart(shareConnector({}, w))).toEqual({
+      key: "the worker's consumer.auto.offset.reset",
+      value: 'by_duration:PT1H',
+    });
+  });
+});
+
+describe('decideStartPosition', () => {
+  it('a new group with nothing chosen: writes earliest and says why and how to change it', () => {
+    expect(
+      decideStartPosition({ groupId: 'connect-foo', explicit: undefined, group: absent, config: unset }),
+    ).toEqual({
+      value: 'earliest',
+      write: 'earliest',
+      message:
+        'share group connect-foo is new: set share.auto.offset.reset=earliest, as Connect starts sink consumers at the earliest offset (records already in the topic are written); set consumer.override.auto.offset.reset=latest to start at the end',
+    });
+  });
+
+  it('a group without members and without a value of its own also gets earliest', () => {
+    const d = decideStartPosition({ groupId: 'g', explicit: undefined, group: empty, config: unset });
+    expect(d.write).toBe('earliest');
+    expect(d.message).toContain('share group g has no members and no share.auto.offset.reset of its own');
+    expect(d.message).toContain('partitions it has read before keep their position');
+  });
+
+  it('never writes over a value set on the group, whatever the group state', () => {
+    for (const group of [absent, empty, { kind: 'active', members: 2 } as const]) {
+      const d = decideStartPosition({
+        groupId: 'g',
+        explicit: undefined,
+        group,
+        config: { value: 'latest', setOnGroup: true },
+      });
+      expect(d).toMatchObject({ value: 'latest', write: undefined });
+      expect(d.message).toBe(
+        'share group g already has share.auto.offset.reset=latest set on it: left as is (sharesink sets it only on a group without one), so partitions the group has not read yet start at the latest offset; set consumer.override.auto.offset.reset=earliest to start at the beginning',
+      );
+    }
+  });
+
+  it('leaves the default of a group other members read with', () => {
+    const d = decideStartPosition({
+      groupId: 'g',
+      explicit: undefined,
+      group: { kind: 'active', members: 3 },
+      config: unset,
+    });
+    expect(d).toMatchObject({ value: 'latest', write: undefined });
+    expect(d.message).toContain('already has 3 member(s) and no share.auto.offset.reset of its own');
+  });
+
+  it("the user's choice wins and is reported as theirs; this step writes nothing itself", () => {
+    const latest = decideStartPosition({
+      groupId: 'connect-foo',
+      explicit: { key: 'consumer.override.auto.offset.reset', value: 'latest' },
+      group: absent,
+      config: undefined,
+    });
+    expect(latest).toEqual({
+      value: 'latest',
+      write: undefined,
+      message:
+        'share group connect-foo is new: set share.auto.offset.reset=latest, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)',
+    });
+    const existing = decideStartPosition({
+      groupId: 'g',
+      explicit: { key: 'share.group.share.auto.offset.reset', value: 'by_duration:PT1H' },
+      group: { kind: 'active', members: 1 },
+      config: undefined,
+    });
+    expect(existing.message).toBe(
+      'share group g exists: set share.auto.offset.reset=by_duration:PT1H, as share.group.share.auto.offset.reset=by_duration:PT1H asks (records from the last PT1H are written); it applies only to partitions the group has not read yet',
+    );
+  });
+});
+
+/** A cluster that answers ShareGroupDescribe and DescribeConfigs as told and records config writes. */
+function fakeCluster(answers: {
+  describe: { errorCode: number; groupState?: string; members?: number };
+  config?: { value: string; configSource: number };
+  alterFails?: KafkaError;
+}) {
+  const writes: Array<Record<string, string | null>> = [];
+  const conn = {
+    call: (api: { name: string }) => {
+      if (api.name === 'ShareGroupDescribe') {
+        const d = answers.describe;
+        return Promise.resolve({
+          throttleTimeMs: 0,
+          groups: [
+            {
+              errorCode: d.errorCode,
+              errorMessage: null,
+              groupId: 'connect-foo',
+              groupState: d.groupState ?? '',
+              members: Array.from({ length: d.members ?? 0 }, () => ({})),
+            },
+          ],
+        });
+      }
+      if (api.name === 'DescribeConfigs') {
+        const c = answers.config;
+        return Promise.resolve({
+          throttleTimeMs: 0,
+          results: [
+            {
+              errorCode: 0,
+              errorMessage: null,
+              configs: c === undefined ? [] : [{ name: 'share.auto.offset.reset', ...c }],
+            },
+          ],
+        });
+      }
+      return Promise.reject(new Error(`unexpected ${api.name}`));
+    },
+  } as unknown as BrokerConnection;
+  const cluster: StartPositionCluster = {
+    findGroupCoordinator: () => Promise.resolve({ nodeId: 1, host: 'h', port: 1, rack: null }),
+    connectionTo: () => Promise.resolve(conn),
+    anyConnection: () => Promise.resolve(conn),
+    alterGroupConfigs: (_group, configs) => {
+      if (answers.alterFails !== undefined) return Promise.reject(answers.alterFails);
+      writes.push({ ...configs });
+      return Promise.resolve();
+    },
+  };
+  return { cluster, writes };
+}
+
+function capture() {
+  const lines: Array<{ level: number; msg: string; [k: string]: unknown }> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), lines };
+}
+
+const GROUP_ID_NOT_FOUND = 69;
+const DEFAULT_CONFIG = 5;
+const GROUP_CONFIG = 8;
+
+describe('chooseStartPosition', () => {
+  it('writes earliest on a group the broker does not know, and logs exactly one INFO line', async () => {
+    const { cluster, writes } = fakeCluster({
+      describe: { errorCode: GROUP_ID_NOT_FOUND },
+      config: { value: 'latest', configSource: DEFAULT_CONFIG },
+    });
+    const { logger, lines } = capture();
+    const d = await chooseStartPosition(cluster, shareConnector(), logger);
+    expect(writes).toEqual([{ 'share.auto.offset.reset': 'earliest' }]);
+    expect(d?.value).toBe('earliest');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      groupId: 'connect-foo',
+      'share.auto.offset.reset': 'earliest',
+      written: true,
+    });
+    expect(lines[0]!.msg).toMatch(/^share group connect-foo is new: set share.auto.offset.reset=earliest/);
+  });
+
+  it('writes nothing when the group has its own value (GROUP_CONFIG source)', async () => {
+    const { cluster, writes } = fakeCluster({
+      describe: { errorCode: 0, groupState: 'Empty' },
+      config: { value: 'latest', configSource: GROUP_CONFIG },
+    });
+    const { logger, lines } = capture();
+    await chooseStartPosition(cluster, shareConnector(), logger);
+    expect(writes).toEqual([]);
+    expect(lines.map((l) => [l.level, l['written']])).toEqual([[30, false]]);
+  });
+
+  it('reads nothing about the config and writes nothing when the user chose', async () => {
+    const { cluster, writes } = fakeCluster({ describe: { errorCode: 0, groupState: 'Stable', members: 1 } });
+    const { logger, lines } = capture();
+    await chooseStartPosition(
+      cluster,
+      shareConnector({ 'consumer.override.auto.offset.reset': 'latest' }),
+      logger,
+    );
+    expect(writes).toEqual([]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.msg).toMatch(/^share group connect-foo exists: set share.auto.offset.reset=latest/);
+  });
+
+  it('a refused write is one WARN naming the consequence and the fix; the start goes on', async () => {
+    const { cluster } = fakeCluster({
+      describe: { errorCode: GROUP_ID_NOT_FOUND },
+      config: { value: 'latest', configSource: DEFAULT_CONFIG },
+      alterFails: new KafkaError(30, { api: 'IncrementalAlterConfigs', subject: 'group connect-foo' }),
+    });
+    const { logger, lines } = capture();
+    expect(await chooseStartPosition(cluster, shareConnector(), logger)).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.level).toBe(40);
+    expect(lines[0]!.msg).toContain('GROUP_AUTHORIZATION_FAILED');
+    expect(lines[0]!.msg).toContain('skips the records already in the topic');
+    expect(lines[0]!.msg).toContain('share.group.share.auto.offset.reset=earliest');
+  });
+});
