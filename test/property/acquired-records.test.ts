@@ -20,7 +20,15 @@ const scenario = fc
     const flush = (i: number) => {
       if (cur.length === 0) return;
       const isControl = controlEvery > 0 && i % controlEvery === 0;
-      batches.push({ baseOffset: cur[0]!, lastOffset: cur.at(-1)!, isControl, records: cur.map(rec) });
+      // batches alternate between the two timestamp types, so a record given another batch's type shows
+      const timestampType = batches.length % 2 === 0 ? 0 : 1;
+      batches.push({
+        baseOffset: cur[0]!,
+        lastOffset: cur.at(-1)!,
+        isControl,
+        timestampType,
+        records: cur.map(rec),
+      });
       cur = [];
     };
     offsets.forEach((o, i) => {
@@ -62,12 +70,14 @@ describe('selectAcquired', () => {
         (r) => x.record.offset >= r.firstOffset && x.record.offset <= r.lastOffset,
       )!;
       expect(x.deliveryCount).toBe(range.deliveryCount);
+      const batch = s.batches.find((b) => b.records.includes(x.record))!;
+      expect(x.timestampType).toBe(batch.timestampType);
     }
   });
 
   it('drops records outside the acquired ranges', () => {
     const batches: DecodedBatch[] = [
-      { baseOffset: 0, lastOffset: 4, isControl: false, records: [0, 1, 2, 3, 4].map(rec) },
+      { baseOffset: 0, lastOffset: 4, isControl: false, timestampType: 0, records: [0, 1, 2, 3, 4].map(rec) },
     ];
     const { records, gaps } = selectAcquired(batches, [{ firstOffset: 2, lastOffset: 3, deliveryCount: 2 }]);
     expect(records.map((r) => [r.record.offset, r.deliveryCount])).toEqual([

@@ -70,7 +70,15 @@ class ModelShareConsumer {
     if (this.#served) return new Promise((resolve) => this.#parked.push(resolve));
     this.#served = true;
     const acquired = this.model.acquire(MEMBER, RECORDS, this.#now());
-    const base = { topic: 't', partition: 0, timestamp: 0, key: null, value: null, headers: [] };
+    const base = {
+      topic: 't',
+      partition: 0,
+      timestamp: 0,
+      timestampType: 'CreateTime' as const,
+      key: null,
+      value: null,
+      headers: [],
+    };
     return Promise.resolve(acquired.map(({ offset, deliveryCount }) => ({ ...base, offset, deliveryCount })));
   }
 

@@ -26,7 +26,15 @@ class OrderedConsumer {
   poll(): Promise<ShareRecord[]> {
     this.calls.push(`poll ${++this.#served}`);
     if (this.#served > 2) return new Promise((resolve) => setTimeout(() => resolve([]), 5));
-    const base = { topic: 't', partition: 0, timestamp: 0, key: null, value: null, headers: [] };
+    const base = {
+      topic: 't',
+      partition: 0,
+      timestamp: 0,
+      timestampType: 'CreateTime' as const,
+      key: null,
+      value: null,
+      headers: [],
+    };
     const first = (this.#served - 1) * 2;
     return Promise.resolve([0, 1].map((i) => ({ ...base, offset: first + i, deliveryCount: 1 })));
   }

@@ -10,6 +10,8 @@ import type { DecodedBatch, DecodedRecord } from './transport.js';
 export interface SelectedRecord {
   readonly record: DecodedRecord;
   readonly deliveryCount: number;
+  /** Its batch's: the type is a batch attribute, not a record's. */
+  readonly timestampType: 0 | 1;
 }
 
 export interface Selection {
@@ -43,7 +45,7 @@ export function selectAcquired(
       const range = ordered[r]!;
       if (rec.offset < range.firstOffset) continue;
       for (let o = next; o < rec.offset; o++) gaps.push(o);
-      records.push({ record: rec, deliveryCount: range.deliveryCount });
+      records.push({ record: rec, deliveryCount: range.deliveryCount, timestampType: batch.timestampType });
       next = rec.offset + 1;
     }
   }

@@ -203,13 +203,14 @@ async function collect(
     ch.terminal.push(newAckEntry(tp, 'reject', AckCode.reject, offsets, (r) => host.countAck(r)));
     return;
   }
-  for (const { record, deliveryCount } of selection.records) {
+  for (const { record, deliveryCount, timestampType } of selection.records) {
     out.add(record.offset);
     into.push({
       topic,
       partition,
       offset: record.offset,
       timestamp: record.timestamp,
+      timestampType: timestampType === 1 ? 'LogAppendTime' : 'CreateTime',
       key: record.key,
       value: record.value,
       headers: record.headers,

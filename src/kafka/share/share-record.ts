@@ -4,7 +4,10 @@ export interface ShareRecord {
   readonly topic: string;
   readonly partition: number;
   readonly offset: number;
+  /** ms since epoch: the producer's (CreateTime) or, on a LogAppendTime topic, the broker's append time. */
   readonly timestamp: number;
+  /** Which clock `timestamp` is: a LogAppendTime topic overwrites the producer's with the broker's. */
+  readonly timestampType: 'CreateTime' | 'LogAppendTime';
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly headers: ReadonlyArray<{ readonly key: string; readonly value: Buffer | null }>;

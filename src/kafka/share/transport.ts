@@ -33,6 +33,8 @@ export interface DecodedBatch {
   readonly baseOffset: number;
   readonly lastOffset: number;
   readonly isControl: boolean;
+  /** 0 CreateTime, 1 LogAppendTime (the batch attributes' bit; it holds for every record of the batch). */
+  readonly timestampType: 0 | 1;
   readonly records: readonly DecodedRecord[];
 }
 

@@ -89,7 +89,8 @@ class FakeBroker implements ShareTransport {
         const recs = [];
         for (let o = first; o <= last; o++)
           recs.push({ offset: o, timestamp: 0, key: null, value: null, headers: [] });
-        this.batches.set(records, [{ baseOffset: first, lastOffset: last, isControl: false, records: recs }]);
+        const batch = { baseOffset: first, lastOffset: last, isControl: false, timestampType: 0 as const };
+        this.batches.set(records, [{ ...batch, records: recs }]);
       }
       return {
         throttleTimeMs: 0,
