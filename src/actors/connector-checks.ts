@@ -6,6 +6,8 @@
 import { loadConnectorModule } from '../connect/connector-module.js';
 import type { SinkConnector } from '../connect/sink-connector.js';
 import { TransformChain } from '../connect/transforms/chain.js';
+import { CONNECTOR_CONFIG_DEF } from '../config/connector-def.js';
+import { closestName } from '../config/did-you-mean.js';
 import type { ConnectorConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 
@@ -51,4 +53,52 @@ export async function checkConnectorCode(config: ConnectorConfig): Promise<strin
     else problems.push(`${config.name}: transforms: ${(err as Error).message}`);
   }
   return problems;
+}
+
+/** Keys whose names are open-ended (client overrides, converter and transform settings) or checked elsewhere. */
+const OPEN_PREFIXES = [
+  'consumer.override.',
+  'producer.override.',
+  'admin.override.',
+  'key.converter.',
+  'value.converter.',
+  'header.converter.',
+  'transforms.',
+  'predicates.',
+  'share.',
+];
+const FRAMEWORK_KEYS = CONNECTOR_CONFIG_DEF.configKeys().map((key) => key.name);
+
+/**
+ * "Did you mean" warnings for connector settings that neither sharesink nor the connector declares and
+ * that are one or two edits from one that is (`tasks.mx`). Other unknown keys stay quiet: connectors may
+ * read settings they do not declare, and a near miss is what is worth a warning. Short names get one
+ * edit only, so `file` is never taken for `name`.
+ */
+export function connectorKeyWarnings(connector: SinkConnector, config: ConnectorConfig): string[] {
+  const own = connector
+    .config()
+    .configKeys()
+    .map((key) => key.name);
+  const known = new Set([...FRAMEWORK_KEYS, ...own]);
+  const warnings: string[] = [];
+  for (const key of Object.keys(config.raw)) {
+    if (known.has(key) || OPEN_PREFIXES.some((prefix) => key.startsWith(prefix))) continue;
+    const meant = closestName(key, known, key.length >= 8 ? 2 : 1);
+    if (meant !== undefined)
+      warnings.push(
+        `${key}: not a setting of sharesink or of ${config.connectorClass}; ignored (did you mean ${meant}?)`,
+      );
+  }
+  return warnings;
+}
+
+/** {@link connectorKeyWarnings} after loading the connector's module; none when it cannot be loaded (the start reports that). */
+export async function connectorKeyWarningsOf(config: ConnectorConfig): Promise<string[]> {
+  try {
+    const module = await loadConnectorModule(config.connectorModule);
+    return connectorKeyWarnings(new module.connector(), config);
+  } catch {
+    return [];
+  }
 }

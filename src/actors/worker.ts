@@ -15,6 +15,8 @@ import {
   type TransitionCount,
   type TransitionCounter,
 } from '../observability/transition-counter.js';
+import { describeUnusedSettings } from '../config/connect-worker-keys.js';
+import { connectorKeyWarningsOf } from './connector-checks.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
 
 export interface WorkerOptions {
@@ -65,6 +67,7 @@ export class Worker {
 
   /** Starts every connector; if one fails to start, the ones already started are stopped again. */
   async start(): Promise<void> {
+    await this.reportSettings();
     const started: ConnectorRuntime[] = [];
     try {
       for (const r of this.runtimes) {
@@ -74,6 +77,23 @@ export class Worker {
     } catch (err) {
       await Promise.all(started.map((r) => r.stop().catch(() => undefined)));
       throw err;
+    }
+  }
+
+  /**
+   * Says once what in the files has no effect: Connect settings sharesink does not use (one info line,
+   * with why), unknown worker settings, and connector settings that look like typos of known ones.
+   */
+  private async reportSettings(): Promise<void> {
+    const unused = this.config.unused ?? [];
+    if (unused.length > 0)
+      this.log.info(
+        { settings: unused.map((u) => u.key) },
+        `Kafka Connect settings with no effect in sharesink: ${describeUnusedSettings(unused)}`,
+      );
+    for (const w of this.config.warnings ?? []) this.log.warn(w);
+    for (const r of this.runtimes) {
+      for (const w of await connectorKeyWarningsOf(r.config)) this.log.warn({ connector: r.config.name }, w);
     }
   }
 

@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { convertersFromProps } from '../connect/converters/registry.js';
 import { ConfigError } from '../errors.js';
+import { CONNECT_WORKER_KEYS, isUnusedConnectSetting, unusedConnectSettings } from './connect-worker-keys.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseValues } from './parse-values.js';
+import type { UnusedSetting } from './connect-worker-keys.js';
 import type { WorkerConfig } from './types.js';
 import { WORKER_CONFIG_DEF } from './worker-def.js';
 
@@ -11,6 +13,8 @@ export interface WorkerCheck {
   readonly config: WorkerConfig | undefined;
   readonly problems: readonly string[];
   readonly warnings: readonly string[];
+  /** Kafka Connect settings that have no effect here, each with why (logged once, at info, at start). */
+  readonly unused: readonly UnusedSetting[];
 }
 
 /** Settings of other clients or of a converter, passed on as they are. */
@@ -23,6 +27,8 @@ const PASSED_ON = [
   'header.converter.',
 ];
 const DECLARED = new Set(WORKER_CONFIG_DEF.configKeys().map((key) => key.name));
+/** What a misspelt name may have meant: a sharesink setting, or a Connect one (then listed as unused). */
+const HINTS = [...DECLARED, ...CONNECT_WORKER_KEYS];
 
 /** Compiles worker properties, or throws one ConfigError listing every problem. */
 export function compileWorkerConfig(props: Readonly<Record<string, string>>): WorkerConfig {
@@ -35,17 +41,20 @@ export function compileWorkerConfig(props: Readonly<Record<string, string>>): Wo
 export function validateWorkerConfig(props: Readonly<Record<string, string>>): WorkerCheck {
   const { values, problems } = parseValues(WORKER_CONFIG_DEF, props);
   const warnings: string[] = [];
-  // Connect warns about settings nobody reads; a Connect worker file carries several (plugin.path, offset.storage.*)
+  // a Connect worker file carries settings with no meaning here (plugin.path, offset.storage.*): they are
+  // listed once as unused; anything else unknown is a warning, with a hint when it looks like a typo
+  const unused = unusedConnectSettings(props);
   for (const key of Object.keys(props)) {
-    if (!DECLARED.has(key) && !PASSED_ON.some((prefix) => key.startsWith(prefix)))
-      warnings.push(`${key}: not a sharesink worker setting; ignored${didYouMean(key, DECLARED)}`);
+    if (DECLARED.has(key) || isUnusedConnectSetting(key)) continue;
+    if (!PASSED_ON.some((prefix) => key.startsWith(prefix)))
+      warnings.push(`${key}: not a sharesink worker setting; ignored${didYouMean(key, HINTS)}`);
   }
   const protocol = values['consumer.group.protocol'].toLowerCase();
   if (protocol === 'consumer')
     warnings.push(
       'consumer.group.protocol=consumer: read as classic (sharesink joins consumer groups with the classic protocol)',
     );
-  if (problems.length > 0) return { config: undefined, problems, warnings };
+  if (problems.length > 0) return { config: undefined, problems, warnings, unused };
 
   const consumer = Object.fromEntries(
     Object.entries(props)
@@ -61,8 +70,10 @@ export function validateWorkerConfig(props: Readonly<Record<string, string>>): W
     poolThreads: values['pool.threads'] ?? availableParallelism(),
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
     listeners: values['listeners'],
+    bootstrapTimeoutMs: values['bootstrap.timeout.ms'],
     raw: { ...props },
     warnings,
+    unused,
   };
-  return { config, problems, warnings };
+  return { config, problems, warnings, unused };
 }

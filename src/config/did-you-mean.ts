@@ -12,10 +12,10 @@ function distance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The closest known name within a few edits, as ` (did you mean x?)`, or an empty string. */
-export function didYouMean(name: string, known: Iterable<string>): string {
+/** The known name closest to `name` and at most `maxDistance` edits away, if any. */
+export function closestName(name: string, known: Iterable<string>, maxDistance = 3): string | undefined {
   let best: string | undefined;
-  let bestDistance = 4;
+  let bestDistance = maxDistance + 1;
   for (const candidate of known) {
     const d = distance(name, candidate);
     if (d < bestDistance) {
@@ -23,5 +23,11 @@ export function didYouMean(name: string, known: Iterable<string>): string {
       bestDistance = d;
     }
   }
+  return best;
+}
+
+/** The closest known name within a few edits, as ` (did you mean x?)`, or an empty string. */
+export function didYouMean(name: string, known: Iterable<string>, maxDistance = 3): string {
+  const best = closestName(name, known, maxDistance);
   return best === undefined ? '' : ` (did you mean ${best}?)`;
 }

@@ -5,6 +5,7 @@
  */
 import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { TransformsConfig } from '../connect/transforms/spec.js';
+import type { UnusedSetting } from './connect-worker-keys.js';
 
 export type GroupProtocol = 'share' | 'classic';
 
@@ -24,6 +25,11 @@ export interface WorkerConfig {
   /** `task.shutdown.graceful.timeout.ms` (Connect's name). Default 5000. */
   readonly shutdownGraceMs: number;
   /**
+   * `bootstrap.timeout.ms`: how long the start keeps trying to reach `bootstrap.servers`. Default 30000.
+   * Optional so that hand-built WorkerConfigs in tests need not list it.
+   */
+  readonly bootstrapTimeoutMs?: number;
+  /**
    * `listeners`: where the REST API listens (`http://host:port`); empty (the default) means no server.
    * Optional so that hand-built WorkerConfigs in tests need not list it.
    */
@@ -35,6 +41,11 @@ export interface WorkerConfig {
    * by compileWorkerConfig; optional so that hand-built WorkerConfigs in tests need not list it.
    */
   readonly warnings?: readonly string[];
+  /**
+   * Kafka Connect settings in the file that have no effect here, each with why: the worker lists them
+   * in one info line at start. Optional so that hand-built WorkerConfigs in tests need not list it.
+   */
+  readonly unused?: readonly UnusedSetting[];
 }
 
 export interface ErrorsConfig {

@@ -106,6 +106,16 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
       "Where the REST API (Connect's endpoints, `/metrics`, `/health`, the live view of the machines at `/machines`) listens, in Connect's form, e.g. `http://127.0.0.1:8083`. Default: empty, no server, so an embedding process opens no port it did not ask for. See docs/rest-api.md.",
   })
   .define({
+    name: 'bootstrap.timeout.ms',
+    type: 'long',
+    default: 30000,
+    validator: between(0, MAX_TIMER_MS),
+    importance: 'medium',
+    group,
+    documentation:
+      "How long `sharesink standalone` keeps trying to reach `bootstrap.servers` at start before it gives up with exit code 1. The first failure is reported once, with the address and the socket error; `0` tries once. Connect bounds the same wait (the worker's cluster-id lookup at start) with its admin client's `default.api.timeout.ms`.",
+  })
+  .define({
     name: 'task.shutdown.graceful.timeout.ms',
     type: 'long',
     default: 5000,
