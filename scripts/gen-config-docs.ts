@@ -132,12 +132,14 @@ ${consumerRules()}
   \`share.group.errors.deadletterqueue.copy.record.enable\` says otherwise). Any other name is an error
   in share mode: the broker would accept the group config and then never write to the topic. Use a
   \`${SHARE_DLQ_PREFIX}\` name from the start and the same file works in both modes.
-- \`errors.retry.timeout\` and \`errors.deadletterqueue.context.headers.enable\` are not used in share
-  mode (a warning says so). A retriable \`put()\` is retried in place, backing off up to
-  \`errors.retry.delay.max.ms\`, while its record locks are renewed; its records are released for
-  redelivery (spending one of the group's \`share.delivery.count.limit\` deliveries) only when the
-  locks cannot be held or the task stops. The broker adds its own \`__dlq.errors.*\` headers to
-  dead-letter records.
+- \`errors.retry.timeout\` works in share mode too (ADR 0004). A retriable \`put()\` is retried in place,
+  backing off up to \`errors.retry.delay.max.ms\`, while its record locks are renewed; \`0\` or \`-1\`
+  (the default) retries until it succeeds, a positive value RELEASEs the batch after that long. Its
+  records are also released when the locks cannot be held or the task stops, and at the first
+  retriable failure with \`share.retriable.action=release\`; each release spends one of the group's
+  \`share.delivery.count.limit\` deliveries.
+- \`errors.deadletterqueue.context.headers.enable\` is not used in share mode (a warning says so): the
+  broker adds its own \`__dlq.errors.*\` headers to dead-letter records.
 - \`topics.regex\` is an error in share mode: share consumers subscribe to topic names only (Kafka's
   own \`KafkaShareConsumer\` has no pattern subscription). List the topics in \`topics\`.
 - \`share.group.*\` and \`share.lock.*\` settings are ignored, with a warning, in classic mode.
@@ -147,6 +149,27 @@ are processed by every task at once, and a record whose lock expires is delivere
 (\`share.group.share.record.lock.duration.ms\`) must outlast the slowest \`put()\`; sharesink renews
 locks while a put runs (\`share.lock.renewal=auto\`, Kafka 4.2+) and otherwise releases the records of a
 put that outlives its locks rather than letting them expire.
+
+### Where a connector starts reading
+
+| | Kafka Connect | sharesink, classic mode | sharesink, share mode |
+|---|---|---|---|
+| A new group starts at | \`earliest\`: Connect overrides the consumer's default (\`latest\`) for sink tasks | \`earliest\` | \`earliest\`: before any task joins, sharesink sets the group config \`share.auto.offset.reset=earliest\` on a group that has no members and no value of its own (a new share group would otherwise start at the broker default, \`latest\`) |
+| Changed by | \`consumer.override.auto.offset.reset\` (connector), \`consumer.auto.offset.reset\` (worker) | the same | the same, written as the group config \`share.auto.offset.reset\` at every start; \`share.group.share.auto.offset.reset\` wins over both |
+| Values | \`earliest\`, \`latest\`, \`none\` (fail without a committed offset) | \`earliest\`, \`latest\`; \`none\` is refused | \`earliest\`, \`latest\`, \`by_duration:<ISO-8601 duration>\`; \`none\` is ignored with a warning (the unset rule applies) |
+| A group that has read before | resumes at its committed offsets; the setting only applies to partitions without one | the same | resumes where the group is; the setting only applies to partitions the group has not read yet |
+| A value already set on the group (by an operator, another tool, an earlier start) | no such thing: the setting is per consumer | the same | left alone unless the connector sets one itself; nor is the default of a group that other members already read with written over |
+| What the log says | nothing | nothing | one INFO line per connector start, e.g. \`share group connect-orders is new: set share.auto.offset.reset=earliest, as Connect starts sink consumers at the earliest offset (records already in the topic are written); set consumer.override.auto.offset.reset=latest to start at the end\` |
+
+Whether a share group is new is judged from ShareGroupDescribe (does the group exist, does it have
+members) and DescribeConfigs (is \`share.auto.offset.reset\` set on the group, or is it the broker's
+default). The setting only matters for partitions the group has not read, so writing \`earliest\` on an
+idle group that has read some partitions changes nothing for those. The principal needs DESCRIBE and
+DESCRIBE_CONFIGS on the group, and ALTER_CONFIGS to write; when the broker refuses, a WARN line says
+what that means for the records already in the topic and how to set the value by hand, and the
+connector starts anyway. A group id that already belongs to a consumer group (the same connector run
+in classic mode) cannot become a share group: a WARN line says so and how to give the connector a
+group of its own (\`consumer.override.group.id\`).
 
 ## Worker settings
 

@@ -152,7 +152,7 @@ export const ERRORS_DEF = new ConfigDef()
     importance: 'medium',
     group: errors,
     documentation:
-      "Classic mode: how long a batch whose `put()` fails with a retriable error is retried, in ms. `0` and `-1` retry until it succeeds, as Connect's sink tasks do for `put()`; a positive value gives up after that long and the batch counts as failed (see `errors.tolerance`). Share mode does not use it: a retriable `put()` is retried in place while its record locks are renewed, and its records are released for redelivery only when the locks cannot be held (no renewal, `put.timeout.ms`) or the task stops.",
+      "How long a batch whose `put()` fails with a retriable error is retried, in ms. `0` and `-1` retry until it succeeds, as Connect's sink tasks do for `put()`. Classic mode: a positive value gives up after that long and the batch counts as failed (see `errors.tolerance`). Share mode (`share.retriable.action=retry`, the default): the batch is retried in place while its record locks are renewed; a positive value RELEASEs it after that long, and the broker redelivers it with delivery count + 1 (ADR 0004). It is also released, whatever this says, when its locks cannot be held (no renewal, `put.timeout.ms`) or the task stops.",
   })
   .define({
     name: 'errors.retry.delay.max.ms',

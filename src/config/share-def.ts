@@ -72,7 +72,7 @@ export const SHARE_CONFIG_DEF = new ConfigDef()
     importance: 'high',
     group,
     documentation:
-      'Group config `share.auto.offset.reset`: where the group starts on a partition it has not read yet. Broker default `latest`. Takes effect only for partitions the group has not started, so set it before the first start.',
+      'Group config `share.auto.offset.reset`: where the group starts on a partition it has not read yet. Broker default `latest`. When neither this nor `auto.offset.reset` is set, sharesink sets `earliest` on a group that has no members and no value of its own (Connect starts sink consumers at the earliest offset), and never overwrites a value set on the group. Takes effect only for partitions the group has not started, so set it before the first start.',
   })
   .define({
     name: `${SHARE_GROUP_PREFIX}share.isolation.level`,

@@ -21,7 +21,7 @@ export interface ShareModeRule {
 export const SHARE_MODE_CONSUMER_RULES: Readonly<Record<string, ShareModeRule>> = {
   'auto.offset.reset': {
     groupConfig: 'share.auto.offset.reset',
-    note: 'earliest, latest and by_duration:... become the group config share.auto.offset.reset',
+    note: 'earliest, latest and by_duration:... become the group config share.auto.offset.reset; unset (or none), a new share group starts at earliest, as Connect does (see "Where a connector starts reading")',
   },
   'isolation.level': {
     groupConfig: 'share.isolation.level',
@@ -110,7 +110,7 @@ export function applyShareMode(input: ShareModeInput): ShareModeResult {
       );
     } else if (name === 'auto.offset.reset' && value === 'none') {
       warnings.push(
-        `${shown}: has no share-mode equivalent (a share group always starts somewhere: share.auto.offset.reset, default latest); ignored`,
+        `${shown}: has no share-mode equivalent (a share group always starts somewhere); ignored, so the start position is chosen as when it is unset: a new share group starts at the earliest offset`,
       );
     } else if (name === 'auto.offset.reset' ? isShareAutoOffsetReset(value) : isIsolationLevel(value)) {
       groupConfigs[rule.groupConfig] = value;
@@ -170,13 +170,11 @@ function mapDeadLetterQueue(
   );
 }
 
-/** Connect settings the share runtime has no use for: say so instead of ignoring them silently. */
+/**
+ * Connect settings the share runtime has no use for: say so instead of ignoring them silently.
+ * (`errors.retry.timeout` is not one: it bounds retries in place in share mode too, ADR 0004.)
+ */
 function connectErrorSettings(input: ShareModeInput, warnings: string[]): void {
-  const retry = input.values['errors.retry.timeout'];
-  if ('errors.retry.timeout' in input.props && !input.broken.has('errors.retry.timeout') && retry !== 0)
-    warnings.push(
-      `errors.retry.timeout=${String(retry)}: not used in share mode; a retriable put() is retried in place while its record locks are renewed, and its records are released for redelivery only when the locks cannot be held (no renewal, put.timeout.ms) or the task stops`,
-    );
   if (input.values['errors.deadletterqueue.context.headers.enable'] === true)
     warnings.push(
       'errors.deadletterqueue.context.headers.enable=true: not used in share mode; the broker adds its own __dlq.errors.* headers to dead-letter records',

@@ -45,7 +45,7 @@ describe('share mode: consumer settings mapped to group configs', () => {
 
   it('warns that auto.offset.reset=none has no share equivalent', () => {
     expect(share({ 'consumer.override.auto.offset.reset': 'none' }).warnings).toEqual([
-      'consumer.override.auto.offset.reset=none: has no share-mode equivalent (a share group always starts somewhere: share.auto.offset.reset, default latest); ignored',
+      'consumer.override.auto.offset.reset=none: has no share-mode equivalent (a share group always starts somewhere); ignored, so the start position is chosen as when it is unset: a new share group starts at the earliest offset',
     ]);
   });
 
@@ -88,13 +88,15 @@ describe('share mode: consumer settings mapped to group configs', () => {
   });
 
   it('warns about Connect error settings the share runtime does not use', () => {
-    expect(
-      share({ 'errors.retry.timeout': '30000', 'errors.deadletterqueue.context.headers.enable': 'true' })
-        .warnings,
-    ).toEqual([
-      'errors.retry.timeout=30000: not used in share mode; a retriable put() is retried in place while its record locks are renewed, and its records are released for redelivery only when the locks cannot be held (no renewal, put.timeout.ms) or the task stops',
+    expect(share({ 'errors.deadletterqueue.context.headers.enable': 'true' }).warnings).toEqual([
       'errors.deadletterqueue.context.headers.enable=true: not used in share mode; the broker adds its own __dlq.errors.* headers to dead-letter records',
     ]);
+  });
+
+  it('takes errors.retry.timeout without a warning: it bounds retries in place (ADR 0004)', () => {
+    const config = share({ 'errors.retry.timeout': '30000' });
+    expect(config.warnings).toEqual([]);
+    expect(config.errors.retryTimeoutMs).toBe(30000);
   });
 });
 

@@ -29,7 +29,7 @@ export interface DescribeConfigsResourceResult {
   name: string;
   value: string | null;
   readOnly: boolean;
-  /** Where the value comes from (1 = dynamic topic/group config, 5 = static broker config, 6 = default, …). */
+  /** Where the value comes from (1 = topic config, 4 = static broker config, 5 = default, 8 = group config, …). */
   configSource: number;
   isSensitive: boolean;
   synonyms: DescribeConfigsSynonym[];
