@@ -50,6 +50,8 @@ export interface ExplicitStart {
 /** The group as ShareGroupDescribe shows it. */
 export type GroupPresence =
   | { readonly kind: 'absent' }
+  /** The id belongs to a group of another type (e.g. the consumer group of a classic-mode run). */
+  | { readonly kind: 'notShare'; readonly brokerMessage: string }
   | { readonly kind: 'empty' }
   | { readonly kind: 'active'; readonly members: number };
 
@@ -74,8 +76,9 @@ export interface StartPositionDecision {
   readonly value: string;
   /** What this step writes; undefined when it writes nothing. */
   readonly write: string | undefined;
-  /** The INFO line. */
+  /** The line to log, and at which level: `warn` when the group cannot be used as it is. */
   readonly message: string;
+  readonly level: 'info' | 'warn';
 }
 
 /**
@@ -108,6 +111,16 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
   const g = `share group ${input.groupId}`;
   const { explicit, group, config } = input;
 
+  if (group?.kind === 'notShare') {
+    // the tasks' heartbeats will fail on this group; writing its start position would change nothing
+    return {
+      value: explicit?.value ?? config?.value ?? BROKER_DEFAULT,
+      write: undefined,
+      level: 'warn',
+      message: `group ${input.groupId} is not a share group (broker says: ${group.brokerMessage}): the broker keeps one group per id, so a connector moved to share mode needs a group of its own; set consumer.override.group.id to a new name, or delete the old group (kafka-consumer-groups.sh --bootstrap-server … --delete --group ${input.groupId}) if it is no longer needed`,
+    };
+  }
+
   if (explicit !== undefined) {
     const v = explicit.value;
     const asked = `${START_CONFIG}=${v}, as ${explicit.key}=${v} asks (${effect(v)})`;
@@ -117,7 +130,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
         : group.kind === 'absent'
           ? `${g} is new: set ${asked}`
           : `${g} exists: set ${asked}; it applies only to partitions the group has not read yet`;
-    return { value: v, write: undefined, message };
+    return { value: v, write: undefined, level: 'info', message };
   }
 
   if (config === undefined || group === undefined)
@@ -128,6 +141,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
     return {
       value: v,
       write: undefined,
+      level: 'info',
       message: `${g} already has ${START_CONFIG}=${v} set on it: left as is (sharesink sets it only on a group without one), so partitions the group has not read yet start at the ${v} offset; ${v === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
     };
   }
@@ -138,18 +152,21 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
       return {
         value: CONNECT_START,
         write: CONNECT_START,
+        level: 'info',
         message: `${g} is new: set ${START_CONFIG}=${CONNECT_START}, ${because}; ${LATEST_HINT}`,
       };
     case 'empty':
       return {
         value: CONNECT_START,
         write: CONNECT_START,
+        level: 'info',
         message: `${g} has no members and no ${START_CONFIG} of its own: set ${START_CONFIG}=${CONNECT_START}, ${because}; partitions it has read before keep their position; ${LATEST_HINT}`,
       };
     case 'active':
       return {
         value: config.value,
         write: undefined,
+        level: 'info',
         message: `${g} already has ${group.members} member(s) and no ${START_CONFIG} of its own: left at the broker default ${config.value}, as its members read with it, so partitions it has not read yet start at the ${config.value} offset; ${config.value === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
       };
   }
@@ -185,8 +202,12 @@ export function readGroupPresence(cluster: StartPositionCluster, groupId: string
       includeAuthorizedOperations: false,
     });
     const described = res.groups.find((x) => x.groupId === groupId);
-    if (described === undefined || described.errorCode === KafkaErrorCode.GROUP_ID_NOT_FOUND)
-      return { kind: 'absent' };
+    if (described === undefined) return { kind: 'absent' };
+    if (described.errorCode === KafkaErrorCode.GROUP_ID_NOT_FOUND) {
+      // the same code answers "no such group" and "a group of another type": only the text tells them apart
+      const text = described.errorMessage ?? '';
+      return /not a share group/i.test(text) ? { kind: 'notShare', brokerMessage: text } : { kind: 'absent' };
+    }
     if (described.errorCode !== 0)
       throw new KafkaError(described.errorCode, {
         api: 'ShareGroupDescribe',
@@ -261,7 +282,7 @@ export async function chooseStartPosition(
     );
     return undefined;
   }
-  logger.info(
+  logger[decision.level](
     { groupId, [START_CONFIG]: decision.value, written: decision.write !== undefined },
     decision.message,
   );

@@ -15,6 +15,7 @@ import { KafkaCluster } from '../../src/kafka/cluster.js';
 import {
   createTopic,
   deleteTopics,
+  kafkaClient,
   produce,
   setGroupConfig,
   testBrokers,
@@ -58,8 +59,8 @@ function logCapture() {
   return { logger: pino({ level: 'info' }, stream), startLines };
 }
 
-/** Starts a FileStreamSink connector in share mode on `topic`; `extra` adds connector settings. */
-async function startSink(topic: string, extra: Record<string, string> = {}) {
+/** A worker with a FileStreamSink connector in share mode on `topic`; `extra` adds connector settings. */
+function sinkWorker(topic: string, extra: Record<string, string> = {}) {
   const worker = compileWorkerConfig({
     'bootstrap.servers': testBrokers(),
     'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
@@ -81,8 +82,13 @@ async function startSink(topic: string, extra: Record<string, string> = {}) {
   );
   const { logger, startLines } = logCapture();
   const w = new Worker({ worker, logger, connectors: [config] });
-  await w.start();
   return { w, file, groupId: config.groupId, startLines };
+}
+
+async function startSink(topic: string, extra: Record<string, string> = {}) {
+  const sink = sinkWorker(topic, extra);
+  await sink.w.start();
+  return sink;
 }
 
 /**
@@ -144,6 +150,28 @@ describe('share mode start position', () => {
       `share group ${groupId} is new: set share.auto.offset.reset=latest, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)`,
     ]);
     expect(await readGroupStartConfig(cluster, groupId)).toEqual({ value: 'latest', setOnGroup: true });
+  });
+
+  it('a group id that is a consumer group (a classic-mode run) gets a WARN saying what to do', async () => {
+    const topic = await topicWithBacklog('start-classic');
+    const groupId = `connect-${topic}-file`;
+    const admin = kafkaClient('start-position-classic').admin();
+    await admin.connect();
+    try {
+      await admin.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: '0' }] });
+    } finally {
+      await admin.disconnect();
+    }
+    const { w, startLines } = sinkWorker(topic);
+    // the tasks' heartbeats fail too; the start-position line is what says what to do about it
+    await expect(w.start()).rejects.toThrow('is not a share group');
+    await w.stop();
+    expect(startLines().map((l) => [l.level, l.msg])).toEqual([
+      [
+        40,
+        `group ${groupId} is not a share group (broker says: Group ${groupId} is not a share group.): the broker keeps one group per id, so a connector moved to share mode needs a group of its own; set consumer.override.group.id to a new name, or delete the old group (kafka-consumer-groups.sh --bootstrap-server … --delete --group ${groupId}) if it is no longer needed`,
+      ],
+    ]);
   });
 
   it('a start position someone else set on the group is left alone', async () => {

@@ -65,6 +65,7 @@ describe('decideStartPosition', () => {
     ).toEqual({
       value: 'earliest',
       write: 'earliest',
+      level: 'info',
       message:
         'share group connect-foo is new: set share.auto.offset.reset=earliest, as Connect starts sink consumers at the earliest offset (records already in the topic are written); set consumer.override.auto.offset.reset=latest to start at the end',
     });
@@ -113,6 +114,7 @@ describe('decideStartPosition', () => {
     expect(latest).toEqual({
       value: 'latest',
       write: undefined,
+      level: 'info',
       message:
         'share group connect-foo is new: set share.auto.offset.reset=latest, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)',
     });
@@ -130,7 +132,7 @@ describe('decideStartPosition', () => {
 
 /** A cluster that answers ShareGroupDescribe and DescribeConfigs as told and records config writes. */
 function fakeCluster(answers: {
-  describe: { errorCode: number; groupState?: string; members?: number };
+  describe: { errorCode: number; errorMessage?: string; groupState?: string; members?: number };
   config?: { value: string; configSource: number };
   alterFails?: KafkaError;
 }) {
@@ -144,7 +146,7 @@ function fakeCluster(answers: {
           groups: [
             {
               errorCode: d.errorCode,
-              errorMessage: null,
+              errorMessage: d.errorMessage ?? null,
               groupId: 'connect-foo',
               groupState: d.groupState ?? '',
               members: Array.from({ length: d.members ?? 0 }, () => ({})),
@@ -196,6 +198,21 @@ const GROUP_ID_NOT_FOUND = 69;
 const DEFAULT_CONFIG = 5;
 const GROUP_CONFIG = 8;
 
+describe('a group id that belongs to a group of another type', () => {
+  it('is a WARN that says why the tasks cannot join and what to do; nothing is written', () => {
+    const d = decideStartPosition({
+      groupId: 'connect-foo',
+      explicit: undefined,
+      group: { kind: 'notShare', brokerMessage: 'Group connect-foo is not a share group.' },
+      config: unset,
+    });
+    expect(d).toMatchObject({ write: undefined, level: 'warn' });
+    expect(d.message).toBe(
+      'group connect-foo is not a share group (broker says: Group connect-foo is not a share group.): the broker keeps one group per id, so a connector moved to share mode needs a group of its own; set consumer.override.group.id to a new name, or delete the old group (kafka-consumer-groups.sh --bootstrap-server … --delete --group connect-foo) if it is no longer needed',
+    );
+  });
+});
+
 describe('chooseStartPosition', () => {
   it('writes earliest on a group the broker does not know, and logs exactly one INFO line', async () => {
     const { cluster, writes } = fakeCluster({
@@ -214,6 +231,18 @@ describe('chooseStartPosition', () => {
       written: true,
     });
     expect(lines[0]!.msg).toMatch(/^share group connect-foo is new: set share.auto.offset.reset=earliest/);
+  });
+
+  it("tells GROUP_ID_NOT_FOUND for another group type from a missing group by the broker's text", async () => {
+    const { cluster, writes } = fakeCluster({
+      describe: { errorCode: GROUP_ID_NOT_FOUND, errorMessage: 'Group connect-foo is not a share group.' },
+      config: { value: 'latest', configSource: DEFAULT_CONFIG },
+    });
+    const { logger, lines } = capture();
+    await chooseStartPosition(cluster, shareConnector(), logger);
+    expect(writes).toEqual([]);
+    expect(lines.map((l) => l.level)).toEqual([40]);
+    expect(lines[0]!.msg).toMatch(/^group connect-foo is not a share group/);
   });
 
   it('writes nothing when the group has its own value (GROUP_CONFIG source)', async () => {
