@@ -142,7 +142,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
       value: v,
       write: undefined,
       level: 'info',
-      message: `${g} already has ${START_CONFIG}=${v} set on it: left as is (sharesink sets it only on a group without one), so partitions the group has not read yet start at the ${v} offset; ${v === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
+      message: `${g} has ${START_CONFIG}=${v} set on the group (by an earlier start, or by hand): left as is, as sharesink never overwrites it, so partitions the group has not read yet start at the ${v} offset; ${v === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
     };
   }
 

@@ -189,7 +189,7 @@ describe('share mode start position', () => {
     expect(await readGroupStartConfig(cluster, groupId)).toEqual({ value: 'latest', setOnGroup: true });
     expect(lines(file).filter((l) => l.startsWith('old-'))).toEqual([]);
     expect(startLines().map((l) => l.msg)).toEqual([
-      `share group ${groupId} already has share.auto.offset.reset=latest set on it: left as is (sharesink sets it only on a group without one), so partitions the group has not read yet start at the latest offset; set consumer.override.auto.offset.reset=earliest to start at the beginning`,
+      `share group ${groupId} has share.auto.offset.reset=latest set on the group (by an earlier start, or by hand): left as is, as sharesink never overwrites it, so partitions the group has not read yet start at the latest offset; set consumer.override.auto.offset.reset=earliest to start at the beginning`,
     ]);
   });
 });

@@ -88,7 +88,7 @@ describe('decideStartPosition', () => {
       });
       expect(d).toMatchObject({ value: 'latest', write: undefined });
       expect(d.message).toBe(
-        'share group g already has share.auto.offset.reset=latest set on it: left as is (sharesink sets it only on a group without one), so partitions the group has not read yet start at the latest offset; set consumer.override.auto.offset.reset=earliest to start at the beginning',
+        'share group g has share.auto.offset.reset=latest set on the group (by an earlier start, or by hand): left as is, as sharesink never overwrites it, so partitions the group has not read yet start at the latest offset; set consumer.override.auto.offset.reset=earliest to start at the beginning',
       );
     }
   });
