@@ -155,7 +155,9 @@ async function main(): Promise<void> {
   let lastPrint = 0;
   for (;;) {
     const s = w.summary();
-    const done = s.connectors.every((c) => c.counters.accepted + c.counters.rejected >= RECORDS);
+    const done = s.connectors.every(
+      (c) => c.counters.recordsAccepted + c.counters.recordsRejected >= RECORDS,
+    );
     if (tty)
       process.stdout.write(`\r\x1b[2K   ${formatProgress(w).slice(0, (process.stdout.columns || 200) - 4)}`);
     else if (Date.now() - lastPrint > 2000) {
@@ -190,8 +192,9 @@ async function main(): Promise<void> {
   for (const c of w.summary().connectors) {
     const k = c.counters;
     say(
-      `   ${c.name}: accepted ${k.accepted}, rejected ${k.rejected}, released ${k.released}, ` +
-        `redelivered ${k.redelivered}, locks renewed ${c.locks?.renewed ?? 0}, expired ${c.locks?.expired ?? 0}`,
+      `   ${c.name}: accepted ${k.recordsAccepted}, rejected ${k.recordsRejected}, released ${k.recordsReleased}, ` +
+        `redelivered ${k.recordsRedelivered}, locks renewed ${c.locks?.recordsRenewed ?? 0} (records), ` +
+        `expired ${k.recordsLockExpired} (records)`,
     );
   }
   say(`   lost:                ${lost}`);

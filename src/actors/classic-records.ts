@@ -46,20 +46,26 @@ function bytes(v: Buffer | string | null | undefined): Uint8Array | null {
 }
 
 export interface ClassicTaskCountersSnapshot extends TaskCountersSnapshot {
-  /** Records written to errors.deadletterqueue.topic.name. */
-  readonly deadLettered: number;
-  /** Records skipped under errors.tolerance=all (dead-lettered or not). */
-  readonly skipped: number;
-  /** Puts repeated after a RetriableError. */
-  readonly retries: number;
+  readonly recordsDeadLettered: number;
+  readonly recordsSkipped: number;
+  readonly putsRetried: number;
   readonly commits: number;
   readonly commitFailures: number;
 }
 
-export class ClassicTaskCounters extends TaskCounters {
-  deadLettered = 0;
-  skipped = 0;
-  retries = 0;
+/** The counters only classic mode has, as {@link TASK_COUNTERS} describes the common ones. */
+export const CLASSIC_TASK_COUNTERS = {
+  recordsDeadLettered: 'Records written to errors.deadletterqueue.topic.name (classic).',
+  recordsSkipped: 'Records skipped under errors.tolerance=all, dead-lettered or not (classic).',
+  putsRetried: 'Puts repeated after a RetriableError (classic).',
+  commits: 'Offset commits after a batch (classic).',
+  commitFailures: 'Offset commits that failed; the records are fetched again (classic).',
+} as const satisfies Record<Exclude<keyof ClassicTaskCountersSnapshot, keyof TaskCountersSnapshot>, string>;
+
+export class ClassicTaskCounters extends TaskCounters implements ClassicTaskCountersSnapshot {
+  recordsDeadLettered = 0;
+  recordsSkipped = 0;
+  putsRetried = 0;
   commits = 0;
   commitFailures = 0;
 

@@ -13,7 +13,10 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import { batchStateName, type BatchEvent, type BatchSnapshot, type Disposition } from '../machines/batch.js';
 import { publishLockExpired, publishLockReleased, publishLockRenewed } from '../observability/channels.js';
+import { zeroLockCounters, type LockCounters } from './lock-counters.js';
 import { systemClock, type Clock, type TimerHandle } from './supervisor-clock.js';
+
+export type { LockCounters } from './lock-counters.js';
 
 /** The part of an XState batch actor the supervisor uses; `createActor(batchMachine…)` satisfies it. */
 export interface SupervisedBatch {
@@ -39,16 +42,6 @@ export interface LockSupervisorOptions {
   putTimeoutMs?: number;
   /** Whether the broker accepts RENEW acknowledgements (Kafka ≥ 4.2 and the group allows it). */
   renewAvailable?: boolean;
-}
-
-export interface LockCounters {
-  watched: number;
-  renewRequested: number;
-  renewed: number;
-  releasedEarly: number;
-  putTimeouts: number;
-  expired: number;
-  ackFailed: number;
 }
 
 interface Watch {
@@ -95,15 +88,7 @@ export class LockSupervisor {
   #lockDurationMs: number;
   #renewAvailable: boolean;
   readonly #watches = new Map<string, Watch>();
-  readonly #counters: LockCounters = {
-    watched: 0,
-    renewRequested: 0,
-    renewed: 0,
-    releasedEarly: 0,
-    putTimeouts: 0,
-    expired: 0,
-    ackFailed: 0,
-  };
+  readonly #counters: LockCounters = zeroLockCounters();
 
   constructor(options: LockSupervisorOptions) {
     const o = {
@@ -179,7 +164,7 @@ export class LockSupervisor {
       log: undefined,
     };
     this.#watches.set(w.batchId, w);
-    this.#counters.watched++;
+    this.#counters.batchesWatched++;
     w.subscription = batch.subscribe({
       next: (s) => this.#observe(w, s),
       error: (error) => {
@@ -207,7 +192,8 @@ export class LockSupervisor {
       w.seenDeadline = ctx.lockDeadline;
       w.deadline = ctx.lockDeadline;
       w.leaseStart = now;
-      this.#counters.renewed++;
+      this.#counters.batchRenewalsGranted++;
+      this.#counters.recordsRenewed += ctx.recordCount;
       this.#log(w).debug({ until: ctx.lockDeadline, renewCount: ctx.renewCount }, 'lock renewed');
       publishLockRenewed({
         batchId: w.batchId,
@@ -237,7 +223,7 @@ export class LockSupervisor {
     const outcome: Disposition | undefined = s.context.outcome;
     if (w.state === 'acknowledging' && outcome?.kind === 'release') {
       if (outcome.reason === 'put-timeout' || outcome.reason === 'renew-unavailable') {
-        this.#counters.releasedEarly++;
+        this.#counters.batchesReleasedEarly++;
         this.#log(w).info(
           { reason: outcome.reason, deadline: w.deadline },
           'batch released before its lock ran out',
@@ -246,7 +232,7 @@ export class LockSupervisor {
       }
     } else if (w.state === 'expired') {
       const duringPut = previous.startsWith('putting');
-      this.#counters.expired++;
+      this.#counters.batchesLockExpired++;
       this.#log(w).warn(
         { deadline: w.deadline, duringPut, recordCount: s.context.recordCount },
         'acquisition lock expired: the broker redelivers these records',
@@ -259,7 +245,7 @@ export class LockSupervisor {
         at: now,
       });
     } else if (w.state === 'ackFailed') {
-      this.#counters.ackFailed++;
+      this.#counters.batchesAckFailed++;
       this.#log(w).warn({ errorCode: s.context.ackError, disposition: outcome }, 'acknowledgement failed');
     }
   }
@@ -315,7 +301,7 @@ export class LockSupervisor {
     }
     if (!w.share || now < this.#leasePoint(w, s)) return undefined;
     if (this.#renewAvailable && !s.matches({ active: { lease: 'renewing' } })) {
-      this.#counters.renewRequested++;
+      this.#counters.batchRenewalsRequested++;
       return { type: 'LOCK_RENEW_DUE' };
     }
     return { type: 'RENEW_UNAVAILABLE' };

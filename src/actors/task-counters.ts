@@ -1,6 +1,10 @@
 /**
- * What a task did, counted per batch: the numbers behind `standalone --summary-file`, the demo's
- * progress line and the fault-suite reports.
+ * What a task did: the numbers behind `standalone --summary-file`, the progress line, `/metrics` and
+ * the fault-suite reports.
+ *
+ * Each name says what it counts (`records…`, `batches`, `puts…`), so a record count and a batch count
+ * never share a name. A new counter is a field here plus its line in {@link TASK_COUNTERS}: `/metrics`
+ * derives its series from that table and a unit test holds docs/cli.md to it.
  */
 import type { BatchOutput } from '../machines/batch.js';
 import type { PutResult } from '../pool/protocol.js';
@@ -8,41 +12,56 @@ import type { PutResult } from '../pool/protocol.js';
 export interface TaskCountersSnapshot {
   readonly batches: number;
   readonly recordsAcquired: number;
-  /** Records delivered with a delivery count above 1 (released or expired before). */
-  readonly redelivered: number;
-  readonly accepted: number;
-  readonly released: number;
-  readonly rejected: number;
-  readonly renewals: number;
-  readonly locksExpired: number;
-  readonly putsAborted: number;
+  readonly recordsRedelivered: number;
+  readonly recordsAccepted: number;
+  readonly recordsReleased: number;
+  readonly recordsRejected: number;
+  readonly recordsLockExpired: number;
+  readonly recordsAckFailed: number;
   readonly puts: number;
   readonly putsFailed: number;
+  readonly putsAborted: number;
   readonly putMsTotal: number;
   readonly putMsMax: number;
-  readonly ackFailures: number;
 }
 
-export class TaskCounters {
+/** What each counter counts: the summary's documentation and the `/metrics` help text. */
+export const TASK_COUNTERS = {
+  batches: 'Batches the task fetched (share: one per ShareFetch response; classic: one per partition batch).',
+  recordsAcquired: 'Records the task fetched (share: acquired under a lock).',
+  recordsRedelivered: 'Records fetched with a delivery count above 1 (share mode only).',
+  recordsAccepted: 'Records put and accepted (share) or committed (classic).',
+  recordsReleased: 'Records released for redelivery (share) or left uncommitted for refetch (classic).',
+  recordsRejected:
+    'Records the put refused (fatal or errant): archived or dead-lettered (share), skipped or dead-lettered (classic).',
+  recordsLockExpired: 'Records whose acquisition lock expired before they were acknowledged (share).',
+  recordsAckFailed: 'Records whose acknowledgement (share) or offset commit (classic) failed.',
+  puts: 'put() calls, retries included.',
+  putsFailed: 'put() calls that failed (retriable or fatal).',
+  putsAborted: 'Puts aborted (lock lost, put.timeout.ms, shutdown).',
+  putMsTotal: 'Milliseconds spent in put() calls, conversion included.',
+  putMsMax: 'The longest put() call, in milliseconds.',
+} as const satisfies Record<keyof TaskCountersSnapshot, string>;
+
+export class TaskCounters implements TaskCountersSnapshot {
   batches = 0;
   recordsAcquired = 0;
-  redelivered = 0;
-  accepted = 0;
-  released = 0;
-  rejected = 0;
-  renewals = 0;
-  locksExpired = 0;
-  putsAborted = 0;
+  recordsRedelivered = 0;
+  recordsAccepted = 0;
+  recordsReleased = 0;
+  recordsRejected = 0;
+  recordsLockExpired = 0;
+  recordsAckFailed = 0;
   puts = 0;
   putsFailed = 0;
+  putsAborted = 0;
   putMsTotal = 0;
   putMsMax = 0;
-  ackFailures = 0;
 
   onBatch(count: number, records: ReadonlyArray<{ deliveryCount?: number | undefined }>): void {
     this.batches++;
     this.recordsAcquired += count;
-    for (const r of records) if ((r.deliveryCount ?? 1) > 1) this.redelivered++;
+    for (const r of records) if ((r.deliveryCount ?? 1) > 1) this.recordsRedelivered++;
   }
 
   onPut(result: PutResult): void {
@@ -55,24 +74,25 @@ export class TaskCounters {
   onOutcome(output: BatchOutput, recordCount: number): void {
     const d = output.disposition;
     if (output.ackError !== undefined) {
-      this.ackFailures += recordCount;
+      this.recordsAckFailed += recordCount;
       return;
     }
     switch (d.kind) {
       case 'accept':
-        this.accepted += recordCount;
+        this.recordsAccepted += recordCount;
         break;
       case 'release':
-        this.released += recordCount;
+        this.recordsReleased += recordCount;
         break;
       case 'reject':
-        this.rejected += recordCount;
+        this.recordsRejected += recordCount;
         break;
       case 'partial':
-        this.rejected += d.rejectedOffsets.length;
-        this.accepted += recordCount - d.rejectedOffsets.length;
+        this.recordsRejected += d.rejectedOffsets.length;
+        this.recordsAccepted += recordCount - d.rejectedOffsets.length;
         break;
       case 'expired':
+        // counted by the runner when the lock ran out (recordsLockExpired), which is not an outcome of a put
         break;
     }
   }

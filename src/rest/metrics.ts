@@ -4,49 +4,33 @@
  * actors, and the process. Names are prefixed `sharesink_`; per-task series carry `connector` and
  * `task` labels. Reading is a walk over a few objects per task: nothing is counted per record here.
  */
-import type { TaskCountersSnapshot } from '../actors/task-counters.js';
-import type { ShareConsumerMetricsSnapshot } from '../kafka/share/share-consumer-metrics.js';
+import { CLASSIC_TASK_COUNTERS, type ClassicTaskCountersSnapshot } from '../actors/classic-records.js';
+import { LOCK_COUNTERS } from '../actors/lock-counters.js';
+import { TASK_COUNTERS, type TaskCountersSnapshot } from '../actors/task-counters.js';
+import {
+  SHARE_CONSUMER_COUNTERS,
+  type ShareConsumerMetricsSnapshot,
+} from '../kafka/share/share-consumer-metrics.js';
 import type { EventLoopDelay } from './process-metrics.js';
 import type { MetricFamily, MetricType, Sample } from './prometheus.js';
 import type { RestWorker } from './worker-view.js';
 
 export const CONNECT_STATES = ['UNASSIGNED', 'RUNNING', 'PAUSED', 'FAILED', 'RESTARTING', 'STOPPED'] as const;
 
-/** TaskCounters fields as counters: metric name, help, field. */
-const TASK_COUNTERS: ReadonlyArray<readonly [string, string, keyof TaskCountersSnapshot]> = [
-  ['task_batches_total', 'Batches the task fetched (one per poll result or partition batch).', 'batches'],
-  [
-    'task_records_acquired_total',
-    'Records the task fetched (share: acquired under a lock).',
-    'recordsAcquired',
-  ],
-  ['task_records_redelivered_total', 'Records fetched with a delivery count above 1.', 'redelivered'],
-  ['task_records_accepted_total', 'Records put and accepted (share) or committed (classic).', 'accepted'],
-  ['task_records_released_total', 'Records released for redelivery.', 'released'],
-  ['task_records_rejected_total', 'Records rejected (archived, or the dead-letter topic).', 'rejected'],
-  ['task_lock_renewals_total', 'Acquisition lock renewals sent for the task’s batches.', 'renewals'],
-  [
-    'task_records_lock_expired_total',
-    'Records whose acquisition lock expired before they were acknowledged.',
-    'locksExpired',
-  ],
-  ['task_puts_total', 'put() calls, retries included.', 'puts'],
-  ['task_puts_failed_total', 'put() calls that failed (retriable or fatal).', 'putsFailed'],
-  ['task_puts_aborted_total', 'Puts aborted (lock lost, put.timeout.ms, shutdown).', 'putsAborted'],
-  ['task_ack_failures_total', 'Records whose acknowledgement the broker refused.', 'ackFailures'],
-];
-
-const CONSUMER_COUNTERS: ReadonlyArray<readonly [string, string, keyof ShareConsumerMetricsSnapshot]> = [
-  ['share_fetches_total', 'ShareFetch responses received.', 'fetches'],
-  ['share_records_acquired_total', 'Records the share consumer acquired.', 'recordsAcquired'],
-  ['share_records_accepted_total', 'Records acknowledged ACCEPT.', 'accepted'],
-  ['share_records_released_total', 'Records acknowledged RELEASE.', 'released'],
-  ['share_records_rejected_total', 'Records acknowledged REJECT.', 'rejected'],
-  ['share_records_renewed_total', 'Record locks renewed (RENEW).', 'renewed'],
-  ['share_gaps_total', 'Acquired offsets without a record (acknowledged as GAP).', 'gaps'],
-  ['share_ack_errors_total', 'Records whose acknowledgement failed.', 'ackErrors'],
-  ['share_session_resets_total', 'Share sessions found gone and started again.', 'sessionResets'],
-];
+/**
+ * Counter fields become `sharesink_<prefix>_<field in snake case>_total`, with the field's own
+ * description as help: a counter added to one of these tables shows up here under a name that says
+ * what the summary calls it. The put-time and fetch-latency fields are a summary and gauges, below.
+ */
+const TASK_COUNTER_FIELDS = Object.entries(TASK_COUNTERS).filter(([k]) => !k.startsWith('putMs')) as Array<
+  [keyof TaskCountersSnapshot, string]
+>;
+const CLASSIC_COUNTER_FIELDS = Object.entries(CLASSIC_TASK_COUNTERS) as Array<
+  [keyof ClassicTaskCountersSnapshot, string]
+>;
+const CONSUMER_COUNTER_FIELDS = Object.entries(SHARE_CONSUMER_COUNTERS) as Array<
+  [keyof ShareConsumerMetricsSnapshot, string]
+>;
 
 class Families {
   private readonly byName = new Map<string, { help: string; type: MetricType; samples: Sample[] }>();
@@ -89,11 +73,13 @@ export function collectMetrics(worker: RestWorker, proc: ProcessReadings): Metri
       labels: { connector },
       value: c.poolThreads,
     });
-    for (const [key, value] of Object.entries(c.lockCounters ?? {}))
-      f.add(`locks_${snake(key)}_total`, `Lock supervisor: ${key} (share mode, all tasks).`, 'counter', {
+    for (const [key, value] of Object.entries(c.lockCounters ?? {})) {
+      const help = LOCK_COUNTERS[key as keyof typeof LOCK_COUNTERS] ?? key;
+      f.add(`locks_${snake(key)}_total`, `${help} (share mode, all tasks)`, 'counter', {
         labels: { connector },
         value,
       });
+    }
     for (const t of c.taskMetrics()) {
       const labels = { connector, task: String(t.id) };
       for (const s of CONNECT_STATES)
@@ -105,8 +91,13 @@ export function collectMetrics(worker: RestWorker, proc: ProcessReadings): Metri
         labels,
         value: t.inFlight,
       });
-      for (const [name, help, field] of TASK_COUNTERS)
-        f.add(name, help, 'counter', { labels, value: t.counters[field] });
+      for (const [field, help] of TASK_COUNTER_FIELDS)
+        f.add(`task_${snake(field)}_total`, help, 'counter', { labels, value: t.counters[field] });
+      // a classic task's snapshot carries these too (ClassicTaskCounters)
+      const classic = t.counters as Partial<ClassicTaskCountersSnapshot>;
+      for (const [field, help] of CLASSIC_COUNTER_FIELDS)
+        if (classic[field] !== undefined)
+          f.add(`task_${snake(field)}_total`, help, 'counter', { labels, value: classic[field] });
       const help = 'Time put() calls took, converting included.';
       f.add('task_put_duration_seconds', help, 'summary', {
         labels,
@@ -124,8 +115,8 @@ export function collectMetrics(worker: RestWorker, proc: ProcessReadings): Metri
       });
       const m = t.consumer;
       if (m === undefined) continue;
-      for (const [name, h, field] of CONSUMER_COUNTERS)
-        f.add(name, h, 'counter', { labels, value: m[field] });
+      for (const [field, h] of CONSUMER_COUNTER_FIELDS)
+        f.add(`share_${snake(field)}_total`, h, 'counter', { labels, value: m[field] });
       const fh = 'ShareFetch round trips (share mode).';
       f.add('share_fetch_latency_seconds', fh, 'summary', {
         labels,

@@ -153,7 +153,7 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect(o.committed).toEqual(o.end);
     expect(o.end.reduce((a, b) => a + b, 0)).toBe(200);
     const c = h.runner.counters.snapshot();
-    expect(c.accepted).toBe(200);
+    expect(c.recordsAccepted).toBe(200);
     expect(c.batches).toBeGreaterThanOrEqual(20);
     expect(c.commits).toBe(c.batches);
     expect(h.failures).toEqual([]);
@@ -175,11 +175,11 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect([...values].sort((a, b) => a - b)).toEqual(range(1, 60));
     const c = h.runner.counters.snapshot();
     // each of the 2 pool threads' instance fails its first 2 puts
-    expect(c.retries).toBeGreaterThanOrEqual(2);
-    expect(c.retries).toBeLessThanOrEqual(4);
-    expect(c.putsFailed).toBe(c.retries);
-    expect(c.released + c.rejected).toBe(0);
-    expect(c.accepted).toBe(60);
+    expect(c.putsRetried).toBeGreaterThanOrEqual(2);
+    expect(c.putsRetried).toBeLessThanOrEqual(4);
+    expect(c.putsFailed).toBe(c.putsRetried);
+    expect(c.recordsReleased + c.recordsRejected).toBe(0);
+    expect(c.recordsAccepted).toBe(60);
     const o = await offsets(group, topic);
     expect(o.committed).toEqual(o.end);
   });
@@ -246,9 +246,11 @@ describe('ClassicTaskRunner against Kafka', () => {
       expect(hd[DLQ_HEADERS.exceptionStacktrace]).toMatch(/is poison\n\s+at /);
     }
     const c = h.runner.counters.snapshot();
-    expect(c.deadLettered).toBe(10);
-    expect(c.rejected).toBe(10);
-    expect(c.accepted).toBe(90);
+    expect(c.recordsDeadLettered).toBe(10);
+    // skipped counts what errors.tolerance=all passed over, dead-lettered or not
+    expect(c.recordsSkipped).toBe(10);
+    expect(c.recordsRejected).toBe(10);
+    expect(c.recordsAccepted).toBe(90);
     expect(h.failures).toEqual([]);
     const o = await offsets(group, topic);
     expect(o.committed).toEqual(o.end);
@@ -282,10 +284,11 @@ describe('ClassicTaskRunner against Kafka', () => {
       expect(r.headers[DLQ_HEADERS.exceptionStacktrace]).toMatch(/^RetriableError: downstream busy/);
     }
     const c = h.runner.counters.snapshot();
-    expect(c.rejected).toBe(20);
-    expect(c.deadLettered).toBe(20);
+    expect(c.recordsRejected).toBe(20);
+    expect(c.recordsDeadLettered).toBe(20);
+    expect(c.recordsSkipped).toBe(20);
     // 1 s of retries at ≤ 200 ms apart, per batch
-    expect(c.retries).toBeGreaterThanOrEqual(2 * 4);
+    expect(c.putsRetried).toBeGreaterThanOrEqual(2 * 4);
   });
 
   it('converter failures are errant records: to the DLQ with the converter stage, the rest written', async () => {
@@ -343,7 +346,7 @@ describe('ClassicTaskRunner against Kafka', () => {
     const o = await offsets(group, topic);
     // partition 1 holds 6..10 and 16..20: its failing batch is never committed
     expect(o.committed[1]).toBeLessThanOrEqual(0);
-    expect(h.runner.counters.snapshot().deadLettered).toBe(0);
+    expect(h.runner.counters.snapshot().recordsDeadLettered).toBe(0);
   });
 
   it('a put and a retry loop longer than the session timeout keep the membership (heartbeats)', async () => {
@@ -403,7 +406,7 @@ describe('ClassicTaskRunner against Kafka', () => {
     await a.runner.start();
     await until(() => readValues(a.sinkFile).length >= 60 && a.runner.inFlight > 0);
     await a.runner.stop();
-    expect(a.runner.counters.snapshot().released).toBeGreaterThan(0);
+    expect(a.runner.counters.snapshot().recordsReleased).toBeGreaterThan(0);
     const mid = await offsets(group, topic);
     const firstRun = readValues(a.sinkFile).length;
     await a.pool.close();

@@ -209,7 +209,7 @@ describe('REST API on a running worker (share mode)', () => {
         (n) => n >= 350,
       );
       expect(accepted).toBeGreaterThanOrEqual(acceptedBeforeRestarts + 50);
-      expect(w.summary().connectors[0]!.counters.rejected).toBe(1);
+      expect(w.summary().connectors[0]!.counters.recordsRejected).toBe(1);
       expect(lines(file)).not.toContain('poison');
 
       // what standalone files own cannot be changed over REST

@@ -102,7 +102,7 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
       expect(w.inFlight).toBe(0);
       // the graceful stop acknowledged everything it put and the members left the group
       expect(await shareGroupMembers(group)).toBe(0);
-      expect(w.summary().connectors[0]!.counters.accepted).toBe(200);
+      expect(w.summary().connectors[0]!.counters.recordsAccepted).toBe(200);
       const stoppedMetrics = await api.metrics();
       expect(stoppedMetrics).toContain(`sharesink_connector_state{connector="${name}",state="STOPPED"} 1`);
       expect(stoppedMetrics).not.toContain(`sharesink_task_state{connector="${name}"`);
@@ -174,7 +174,7 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
     }
     const summary = w.summary().connectors[0]!;
     expect(summary.tasks).toEqual([]);
-    expect(summary.counters.accepted).toBe(350);
+    expect(summary.counters.recordsAccepted).toBe(350);
     expect(summary.counters.recordsAcquired).toBeGreaterThanOrEqual(350);
   });
 

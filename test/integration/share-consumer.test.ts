@@ -70,7 +70,7 @@ describe('ShareConsumer against Kafka', () => {
     expect(c.acquisitionLockTimeoutMs).toBe(4000);
     // past the lock duration nothing comes back: every acceptance stuck
     expect(await pollFor(c, 5000)).toEqual([]);
-    expect(c.metrics.accepted).toBe(10_000);
+    expect(c.metrics.recordsAccepted).toBe(10_000);
   });
 
   it('RELEASE redelivers with deliveryCount 2; REJECT never comes back', async () => {
@@ -150,7 +150,7 @@ describe('ShareConsumer against Kafka', () => {
     expect(await competitor).toEqual([]);
     const [accepted] = await Promise.all([holder.acknowledge(r!, 'accept'), holder.commit()]);
     expect(accepted[0]!.error).toBeNull();
-    expect(holder.metrics.renewed).toBeGreaterThanOrEqual(6);
+    expect(holder.metrics.recordsRenewed).toBeGreaterThanOrEqual(6);
   });
 
   it('closing a consumer releases its records to the others at once', async () => {

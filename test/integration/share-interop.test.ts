@@ -223,7 +223,7 @@ describe('share group interop: sharesink + Java KafkaShareConsumer', () => {
     const [res] = await Promise.all([slow.acknowledge(got[0]!, 'accept'), slow.commit()]);
     expect(res[0]!.error).toMatchObject({ code: 'SHARESINK_KAFKA_ERROR', kafkaName: 'INVALID_RECORD_STATE' });
     console.log(`[share-interop] late accept, record held elsewhere: ${res[0]!.error!.message}`);
-    expect(slow.metrics.ackErrors).toBe(1);
+    expect(slow.metrics.recordsAckFailed).toBe(1);
     const [mine] = await Promise.all([other.acknowledge(taken!, 'accept'), other.commit()]);
     expect(mine[0]!.error).toBeNull();
   });
@@ -243,7 +243,7 @@ describe('share group interop: sharesink + Java KafkaShareConsumer', () => {
     // Processing must therefore be idempotent: an ACCEPT reported as applied does not prove ownership.
     const [res] = await Promise.all([slow.acknowledge(got[0]!, 'accept'), slow.commit()]);
     expect(res[0]!.error).toBeNull();
-    expect(slow.metrics.ackErrors).toBe(0);
+    expect(slow.metrics.recordsAckFailed).toBe(0);
     expect(await pollFor(slow, 1500)).toEqual([]);
   });
 });

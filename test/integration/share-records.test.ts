@@ -112,8 +112,8 @@ describe('ShareConsumer decodes real record batches', () => {
     const c = consumer(group);
     await c.subscribe([topic]);
     expectExact(await consumeAccepting(c, total, 30_000));
-    expect(c.metrics.accepted).toBe(total);
-    expect(c.metrics.gaps).toBe(0);
+    expect(c.metrics.recordsAccepted).toBe(total);
+    expect(c.metrics.gapOffsets).toBe(0);
     expect(await pollFor(c, 1500)).toEqual([]);
   });
 
@@ -147,7 +147,7 @@ describe('ShareConsumer decodes real record batches', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(7);
     expect(sizes.length).toBeGreaterThanOrEqual(Math.ceil(total / 7));
     expectExact(got);
-    expect(c.metrics.gaps).toBe(0);
+    expect(c.metrics.gapOffsets).toBe(0);
   });
 });
 
@@ -212,8 +212,8 @@ describe('ShareConsumer and transactions', () => {
     expect(await pollFor(c, 2000)).toEqual([]);
     console.log(`[share-records] read_committed metrics: ${JSON.stringify(c.metrics.snapshot())}`);
     // the three markers (offsets 5, 11, 17) came inside acquired ranges; the aborted records did not
-    expect(c.metrics.gaps).toBe(3);
-    expect(c.metrics.ackErrors).toBe(0);
+    expect(c.metrics.gapOffsets).toBe(3);
+    expect(c.metrics.recordsAckFailed).toBe(0);
 
     // not stuck: records produced after the transactions arrive, and the share-partition start offset
     // moves past every marker and aborted record to the log end
@@ -249,6 +249,6 @@ describe('ShareConsumer and transactions', () => {
     // the read_committed test may have added one more record
     expect(got.slice(want).map((r) => r.value?.toString())).toEqual(got.length > want ? ['after'] : []);
     console.log(`[share-records] read_uncommitted metrics: ${JSON.stringify(c.metrics.snapshot())}`);
-    expect(c.metrics.ackErrors).toBe(0);
+    expect(c.metrics.recordsAckFailed).toBe(0);
   });
 });

@@ -134,7 +134,10 @@ describe('HttpSink through the Worker', () => {
     const [summary] = w.summary().connectors;
     expect(summary!.mode).toBe('share');
     // the records of the refused request were REJECTed, all others ACCEPTed
-    expect(summary!.counters).toMatchObject({ accepted: RECORDS - refused.size, rejected: refused.size });
+    expect(summary!.counters).toMatchObject({
+      recordsAccepted: RECORDS - refused.size,
+      recordsRejected: refused.size,
+    });
 
     // every record was acknowledged: a new member of the same share group gets nothing
     const check = consumers.make(summary!.groupId);

@@ -103,7 +103,7 @@ describe('sharesink standalone', () => {
     expect(c.mode).toBe('share');
     // 4 tasks on 2 partitions: every task ran and stopped cleanly
     expect(c.tasks.map((t) => t.state)).toEqual(['stopped', 'stopped', 'stopped', 'stopped']);
-    expect(c.counters.accepted).toBe(RECORDS);
+    expect(c.counters.recordsAccepted).toBe(RECORDS);
   });
 
   it('validate lists every problem and exits 2', async () => {

@@ -136,12 +136,14 @@ describe('transforms through the Worker into FileStreamSink', () => {
     const w = new Worker({ worker, logger: testLogger, connectors: [config] });
     await runUntil(w, () => {
       const [summary] = w.summary().connectors;
-      return (summary?.counters['accepted'] ?? 0) + (summary?.counters['rejected'] ?? 0) >= RECORDS;
+      return (
+        (summary?.counters['recordsAccepted'] ?? 0) + (summary?.counters['recordsRejected'] ?? 0) >= RECORDS
+      );
     });
     expect(w.taskFailures).toEqual([]);
     expectFile(file, topic);
     const [summary] = w.summary().connectors;
-    expect(summary!.counters).toMatchObject({ accepted: KEPT.length + DROPPED, rejected: 1 });
+    expect(summary!.counters).toMatchObject({ recordsAccepted: KEPT.length + DROPPED, recordsRejected: 1 });
 
     // past the lock duration nothing is left: dropped records were acknowledged, not left to expire
     await sleep(LOCK_MS + 500);

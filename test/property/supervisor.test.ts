@@ -99,20 +99,22 @@ test.prop([worldArb], { numRuns: 300 })('every expiry, early release and failed 
   const sim = simulate(world);
   const snapshots = [...sim.actors.values()].map((a) => a.getSnapshot());
   const c = sim.supervisor.counters;
-  expect(c.watched).toBe(world.batches.length);
-  expect(c.expired).toBe(snapshots.filter((s) => s.value === 'expired').length);
-  expect(c.ackFailed).toBe(snapshots.filter((s) => s.value === 'ackFailed').length);
+  expect(c.batchesWatched).toBe(world.batches.length);
+  expect(c.batchesLockExpired).toBe(snapshots.filter((s) => s.value === 'expired').length);
+  expect(c.batchesAckFailed).toBe(snapshots.filter((s) => s.value === 'ackFailed').length);
   const early = snapshots.filter((s) => {
     const d = dispositionOf(s);
     return d?.kind === 'release' && (d.reason === 'put-timeout' || d.reason === 'renew-unavailable');
   });
-  expect(c.releasedEarly).toBe(early.length);
-  expect(c.renewRequested).toBe(snapshots.reduce((n, s) => n + s.context.renewCount, 0));
-  expect(c.renewed).toBeLessThanOrEqual(c.renewRequested);
-  expect(c.renewed).toBeLessThanOrEqual([...sim.broker.values()].reduce((n, l) => n + l.renewals, 0));
-  if (!world.renewAvailable) expect(c.renewRequested).toBe(0);
+  expect(c.batchesReleasedEarly).toBe(early.length);
+  expect(c.batchRenewalsRequested).toBe(snapshots.reduce((n, s) => n + s.context.renewCount, 0));
+  expect(c.batchRenewalsGranted).toBeLessThanOrEqual(c.batchRenewalsRequested);
+  expect(c.batchRenewalsGranted).toBeLessThanOrEqual(
+    [...sim.broker.values()].reduce((n, l) => n + l.renewals, 0),
+  );
+  if (!world.renewAvailable) expect(c.batchRenewalsRequested).toBe(0);
   const expiries = sim.lines.filter((l) => l.msg.startsWith('acquisition lock expired'));
-  expect(expiries).toHaveLength(c.expired);
+  expect(expiries).toHaveLength(c.batchesLockExpired);
 });
 
 /** Round trips well inside the lock and a responsive event loop: what a healthy process gives. */
@@ -133,8 +135,8 @@ test.prop([healthyWorldArb], { numRuns: 300 })(
     const locks = [...sim.broker.values()];
     expect(locks.filter((l) => l.expiredUnderPut)).toEqual([]);
     expect(locks.filter((l) => l.fate === 'expired')).toEqual([]);
-    expect(sim.supervisor.counters.expired).toBe(0);
-    expect(sim.supervisor.counters.ackFailed).toBe(0);
+    expect(sim.supervisor.counters.batchesLockExpired).toBe(0);
+    expect(sim.supervisor.counters.batchesAckFailed).toBe(0);
     if (world.renewAvailable) {
       // no put was cut short by the lock, only by put.timeout.ms
       for (const s of sim.actors.values()) {

@@ -52,7 +52,9 @@ describe('public API (src/index.ts)', () => {
     expectTypeOf<ConnectorConfig['transforms']>().toEqualTypeOf<TransformsConfig>();
     expectTypeOf<Transformation['apply']>().returns.toEqualTypeOf<SinkRecord | null>();
     expectTypeOf<Predicate['test']>().returns.toEqualTypeOf<boolean>();
-    expectTypeOf<WorkerSummary['connectors'][number]['counters']['accepted']>().toEqualTypeOf<number>();
+    expectTypeOf<
+      WorkerSummary['connectors'][number]['counters']['recordsAccepted']
+    >().toEqualTypeOf<number>();
     expectTypeOf<api.RestServer['url']>().toEqualTypeOf<string>();
     expectTypeOf<api.Worker>().toExtend<api.RestWorker>();
     expectTypeOf(api.ShareConsumer.prototype.acknowledge)

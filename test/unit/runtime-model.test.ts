@@ -361,6 +361,41 @@ class Harness {
     const again = m.acquire('another-member', RECORDS, this.clock.now());
     expect(again.map((a) => a.deliveryCount)).toEqual(again.map(() => 2));
   }
+
+  /**
+   * The summary's counters agree with what happened and with each other (issue 12, item 7): every
+   * record is counted once by how its batch ended, and renewals that landed show in batches and in
+   * records under names that say which.
+   */
+  expectCountersAgree(events: readonly BatchEvent[]): void {
+    const c = this.runner.counters.snapshot();
+    const locks = this.supervisor.counters;
+    const end = this.latest!;
+    const count = (type: BatchEvent['type']) => events.filter((e) => e.type === type).length;
+    expect(c).toMatchObject({ batches: 1, recordsAcquired: RECORDS, recordsRedelivered: 0 });
+    expect(locks.batchesWatched).toBe(1);
+    const ended =
+      c.recordsAccepted + c.recordsReleased + c.recordsRejected + c.recordsLockExpired + c.recordsAckFailed;
+    expect(ended, 'each record counted once by how its batch ended').toBe(RECORDS);
+    const expired = end.matches('expired');
+    expect(c.recordsLockExpired).toBe(expired ? RECORDS : 0);
+    expect(locks.batchesLockExpired).toBe(expired ? 1 : 0);
+    const ackFailed = end.matches('ackFailed');
+    expect(c.recordsAckFailed).toBe(ackFailed ? RECORDS : 0);
+    expect(locks.batchesAckFailed).toBe(ackFailed ? 1 : 0);
+    const renews = this.consumer.received.filter((a) => a.type === 'renew').length;
+    expect(locks.batchRenewalsRequested).toBe(renews);
+    expect(locks.batchRenewalsGranted).toBe(count('RENEWED'));
+    expect(locks.recordsRenewed).toBe(RECORDS * count('RENEWED'));
+    expect(locks.putTimeouts).toBe(count('PUT_TIMEOUT'));
+    if (count('PUT_TIMEOUT') > 0) expect(c.putsAborted).toBeGreaterThan(0);
+    const d = dispositionOf(end);
+    const early = d?.kind === 'release' && (d.reason === 'put-timeout' || d.reason === 'renew-unavailable');
+    expect(locks.batchesReleasedEarly).toBe(early ? 1 : 0);
+    const answered = ['PUT_OK', 'PUT_RETRIABLE', 'PUT_FATAL', 'PUT_PER_RECORD'] as const;
+    expect(c.puts).toBeGreaterThanOrEqual(answered.reduce((n, t) => n + count(t), 0));
+    expect(c.putsFailed).toBe(count('PUT_RETRIABLE') + count('PUT_FATAL'));
+  }
 }
 
 const OUTCOMES = {
@@ -410,6 +445,7 @@ describe('the real ShareTaskRunner follows the batch model', () => {
     expect(received.filter((a) => a.type === 'renew')).toHaveLength(h.latest!.context.renewCount);
     await h.finish();
     h.expectNoRecordLost();
+    h.expectCountersAgree(events);
   });
 
   it('retry in place (the default): a RetriableError puts the same records again under the same locks', async () => {

@@ -46,10 +46,10 @@ describe('LockSupervisor', () => {
     sim.run();
     expect(sim.broker.get('b-1')).toMatchObject({ fate: { kind: 'accept' }, acks: 1, renewals: 0 });
     expect(sim.supervisor.counters).toMatchObject({
-      watched: 1,
-      renewRequested: 0,
-      expired: 0,
-      releasedEarly: 0,
+      batchesWatched: 1,
+      batchRenewalsRequested: 0,
+      batchesLockExpired: 0,
+      batchesReleasedEarly: 0,
     });
     expect(sim.supervisor.inFlight).toBe(0);
     expect(sim.clock.pending).toBe(0);
@@ -68,10 +68,12 @@ describe('LockSupervisor', () => {
     expect(lock?.expiredUnderPut).toBe(false);
     expect(lock?.renewals).toBeGreaterThanOrEqual(5);
     const c = sim.supervisor.counters;
-    expect(c.renewed).toBe(lock?.renewals);
-    expect(c.renewRequested).toBe(c.renewed);
-    expect(c.expired).toBe(0);
-    expect(published.filter((p) => p.channel === CHANNEL_LOCK_RENEWED)).toHaveLength(c.renewed);
+    expect(c.batchRenewalsGranted).toBe(lock?.renewals);
+    // one renewal covers the batch's 5 records: the summary's two units, each under its own name
+    expect(c.recordsRenewed).toBe(5 * c.batchRenewalsGranted);
+    expect(c.batchRenewalsRequested).toBe(c.batchRenewalsGranted);
+    expect(c.batchesLockExpired).toBe(0);
+    expect(published.filter((p) => p.channel === CHANNEL_LOCK_RENEWED)).toHaveLength(c.batchRenewalsGranted);
     expect(published[0]?.message).toMatchObject({ batchId: 'b-1', until: 15_000, renewCount: 1 });
     expect(sim.lines.filter((l) => l.msg === 'lock renewed').every((l) => l.batchId === 'b-1')).toBe(true);
   });
@@ -94,7 +96,11 @@ describe('LockSupervisor', () => {
       fate: { kind: 'release', reason: 'renew-unavailable' },
       expiredUnderPut: false,
     });
-    expect(sim.supervisor.counters).toMatchObject({ releasedEarly: 1, expired: 0, renewRequested: 0 });
+    expect(sim.supervisor.counters).toMatchObject({
+      batchesReleasedEarly: 1,
+      batchesLockExpired: 0,
+      batchRenewalsRequested: 0,
+    });
     expect(published).toEqual([
       {
         channel: CHANNEL_LOCK_RELEASED,
@@ -118,10 +124,10 @@ describe('LockSupervisor', () => {
     sim.run();
     expect(sim.broker.get('b-1')?.fate).toEqual({ kind: 'release', reason: 'renew-unavailable' });
     expect(sim.supervisor.counters).toMatchObject({
-      renewRequested: 1,
-      renewed: 0,
-      releasedEarly: 1,
-      expired: 0,
+      batchRenewalsRequested: 1,
+      batchRenewalsGranted: 0,
+      batchesReleasedEarly: 1,
+      batchesLockExpired: 0,
     });
   });
 
@@ -138,7 +144,7 @@ describe('LockSupervisor', () => {
     expect(sim.putting.has('b-1')).toBe(true);
     sim.run();
     expect(sim.broker.get('b-1')?.fate).toEqual({ kind: 'release', reason: 'put-timeout' });
-    expect(sim.supervisor.counters).toMatchObject({ putTimeouts: 1, releasedEarly: 1 });
+    expect(sim.supervisor.counters).toMatchObject({ putTimeouts: 1, batchesReleasedEarly: 1 });
     expect(sim.lines.find((l) => l.msg.startsWith('put timed out'))).toMatchObject({
       level: 40,
       batchId: 'b-1',
@@ -170,7 +176,7 @@ describe('LockSupervisor', () => {
     clock.advance(0);
     expect(actor.getSnapshot().value).toBe('expired');
     expect(aborted).toEqual(['lock-expired']);
-    expect(supervisor.counters.expired).toBe(1);
+    expect(supervisor.counters.batchesLockExpired).toBe(1);
     expect(published).toEqual([
       {
         channel: CHANNEL_LOCK_EXPIRED,
@@ -190,7 +196,7 @@ describe('LockSupervisor', () => {
     sim.broker.get('b-1')!.fate = 'expired';
     sim.run();
     expect(sim.actors.get('b-1')?.getSnapshot().value).toBe('ackFailed');
-    expect(sim.supervisor.counters.ackFailed).toBe(1);
+    expect(sim.supervisor.counters.batchesAckFailed).toBe(1);
   });
 
   it('keeps one timer per batch, whatever the number of records', () => {
@@ -223,7 +229,7 @@ describe('LockSupervisor', () => {
     sim.supervisor.setRenewAvailable(true);
     sim.run();
     expect(sim.broker.get('b-1')).toMatchObject({ fate: { kind: 'accept' } });
-    expect(sim.supervisor.counters.releasedEarly).toBe(0);
+    expect(sim.supervisor.counters.batchesReleasedEarly).toBe(0);
   });
 
   it('stops watching when the batch actor fails, without crashing the process', () => {
@@ -300,7 +306,11 @@ describe('LockSupervisor', () => {
     expect(batchStateName(actor.getSnapshot())).toBe('putting');
     clock.advance(1);
     expect(batchStateName(actor.getSnapshot())).toBe('retrying');
-    expect(supervisor.counters).toMatchObject({ putTimeouts: 2, releasedEarly: 0, expired: 0 });
+    expect(supervisor.counters).toMatchObject({
+      putTimeouts: 2,
+      batchesReleasedEarly: 0,
+      batchesLockExpired: 0,
+    });
   });
 
   it('rejects bad options, listing every problem', () => {

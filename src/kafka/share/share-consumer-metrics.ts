@@ -1,33 +1,47 @@
 /**
  * Counters the runtime reads from a share consumer. Plain numbers updated per fetch and per
- * acknowledgement request, never per record.
+ * acknowledgement request, never per record. Names say their unit (`records…`, `gapOffsets`, `fetches`);
+ * a new counter is a field here plus its line in {@link SHARE_CONSUMER_COUNTERS}, which `/metrics` reads.
  */
 import type { AcknowledgeType } from './ack-batches.js';
 
 export interface ShareConsumerMetricsSnapshot {
   readonly fetches: number;
   readonly recordsAcquired: number;
-  readonly accepted: number;
-  readonly released: number;
-  readonly rejected: number;
-  readonly renewed: number;
-  readonly gaps: number;
-  readonly ackErrors: number;
+  readonly recordsAccepted: number;
+  readonly recordsReleased: number;
+  readonly recordsRejected: number;
+  readonly recordsRenewed: number;
+  readonly gapOffsets: number;
+  readonly recordsAckFailed: number;
   readonly sessionResets: number;
   readonly fetchLatencyMsLast: number;
   readonly fetchLatencyMsMax: number;
   readonly fetchLatencyMsTotal: number;
 }
 
-export class ShareConsumerMetrics {
+/** The counters among them, with what each counts (the latency fields are a summary and gauges). */
+export const SHARE_CONSUMER_COUNTERS = {
+  fetches: 'ShareFetch responses received.',
+  recordsAcquired: 'Records the share consumer acquired.',
+  recordsAccepted: 'Records acknowledged ACCEPT (the broker confirmed).',
+  recordsReleased: 'Records acknowledged RELEASE (the broker confirmed).',
+  recordsRejected: 'Records acknowledged REJECT (the broker confirmed).',
+  recordsRenewed: 'Record locks renewed (RENEW, the broker confirmed); a record renewed twice counts twice.',
+  gapOffsets: 'Acquired offsets without a record (acknowledged as GAP).',
+  recordsAckFailed: 'Records whose acknowledgement failed.',
+  sessionResets: 'Share sessions found gone and started again.',
+} as const satisfies Partial<Record<keyof ShareConsumerMetricsSnapshot, string>>;
+
+export class ShareConsumerMetrics implements ShareConsumerMetricsSnapshot {
   fetches = 0;
   recordsAcquired = 0;
-  accepted = 0;
-  released = 0;
-  rejected = 0;
-  renewed = 0;
-  gaps = 0;
-  ackErrors = 0;
+  recordsAccepted = 0;
+  recordsReleased = 0;
+  recordsRejected = 0;
+  recordsRenewed = 0;
+  gapOffsets = 0;
+  recordsAckFailed = 0;
   sessionResets = 0;
   fetchLatencyMsLast = 0;
   fetchLatencyMsMax = 0;
@@ -43,24 +57,24 @@ export class ShareConsumerMetrics {
 
   onAck(type: AcknowledgeType | 'gap', count: number, failed: boolean): void {
     if (failed) {
-      this.ackErrors += count;
+      this.recordsAckFailed += count;
       return;
     }
     switch (type) {
       case 'accept':
-        this.accepted += count;
+        this.recordsAccepted += count;
         break;
       case 'release':
-        this.released += count;
+        this.recordsReleased += count;
         break;
       case 'reject':
-        this.rejected += count;
+        this.recordsRejected += count;
         break;
       case 'renew':
-        this.renewed += count;
+        this.recordsRenewed += count;
         break;
       case 'gap':
-        this.gaps += count;
+        this.gapOffsets += count;
         break;
     }
   }

@@ -62,16 +62,16 @@ export function totals(summaries: readonly SummaryFile[]): Totals {
     for (const c of s.connectors) {
       const k = c.counters;
       t.recordsAcquired += k.recordsAcquired ?? 0;
-      t.accepted += k.accepted ?? 0;
-      t.released += k.released ?? 0;
-      t.rejected += k.rejected ?? 0;
-      t.redelivered += k.redelivered ?? 0;
+      t.accepted += k.recordsAccepted ?? 0;
+      t.released += k.recordsReleased ?? 0;
+      t.rejected += k.recordsRejected ?? 0;
+      t.redelivered += k.recordsRedelivered ?? 0;
       t.putsFailed += k.putsFailed ?? 0;
       t.putsAborted += k.putsAborted ?? 0;
-      t.ackFailures += k.ackFailures ?? 0;
-      t.renewed += c.locks?.renewed ?? 0;
-      t.releasedEarly += c.locks?.releasedEarly ?? 0;
-      t.expired += c.locks?.expired ?? 0;
+      t.ackFailures += k.recordsAckFailed ?? 0;
+      t.renewed += c.locks?.batchRenewalsGranted ?? 0;
+      t.releasedEarly += c.locks?.batchesReleasedEarly ?? 0;
+      t.expired += c.locks?.batchesLockExpired ?? 0;
       t.putTimeouts += c.locks?.putTimeouts ?? 0;
     }
   }

@@ -255,7 +255,7 @@ describe('/health, /metrics and the live view', () => {
   });
 
   it('/metrics is Prometheus text with per-task labels', async () => {
-    orders.counters = { ...orders.counters, accepted: 40, puts: 4, putMsTotal: 2000 };
+    orders.counters = { ...orders.counters, recordsAccepted: 40, puts: 4, putMsTotal: 2000 };
     const res = await fetch(`${server.url}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0.0.4/);
     const text = await res.text();
@@ -266,7 +266,7 @@ describe('/health, /metrics and the live view', () => {
       'sharesink_share_fetches_total{connector="orders",task="0"} 5',
       'sharesink_task_state{connector="orders",task="0",state="RUNNING"} 1',
       'sharesink_pool_threads{connector="orders"} 2',
-      'sharesink_locks_released_early_total{connector="orders"} 1',
+      'sharesink_locks_batches_released_early_total{connector="orders"} 1',
       'sharesink_machine_transitions_total{machine="batch",from="acquired",to="putting"} 7',
       'sharesink_machine_actors{machine="batch",state="putting/renewing"} 1',
     ])

@@ -1,5 +1,6 @@
 // A RestWorker without Kafka: two connectors whose state the tests set, recording the controls called.
 import type { ConnectState, RestartOptions, TaskMetrics } from '../../../src/actors/connector-runtime.js';
+import { zeroLockCounters } from '../../../src/actors/lock-counters.js';
 import type { TaskCountersSnapshot } from '../../../src/actors/task-counters.js';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import type { ActorLike, RestConnector, RestWorker } from '../../../src/rest/worker-view.js';
@@ -7,18 +8,17 @@ import type { ActorLike, RestConnector, RestWorker } from '../../../src/rest/wor
 export const ZERO_COUNTERS: TaskCountersSnapshot = {
   batches: 0,
   recordsAcquired: 0,
-  redelivered: 0,
-  accepted: 0,
-  released: 0,
-  rejected: 0,
-  renewals: 0,
-  locksExpired: 0,
-  putsAborted: 0,
+  recordsRedelivered: 0,
+  recordsAccepted: 0,
+  recordsReleased: 0,
+  recordsRejected: 0,
+  recordsLockExpired: 0,
+  recordsAckFailed: 0,
   puts: 0,
   putsFailed: 0,
+  putsAborted: 0,
   putMsTotal: 0,
   putMsMax: 0,
-  ackFailures: 0,
 };
 
 const actor = (value: unknown): ActorLike => ({ getSnapshot: () => ({ value, status: 'active' }) });
@@ -31,7 +31,7 @@ export class FakeConnector implements RestConnector {
   counters: TaskCountersSnapshot = { ...ZERO_COUNTERS };
   readonly config;
   readonly poolThreads = 2;
-  readonly lockCounters = { renewed: 3, releasedEarly: 1 };
+  readonly lockCounters = { ...zeroLockCounters(), batchRenewalsGranted: 3, batchesReleasedEarly: 1 };
 
   constructor(name: string, tasks: number, mode: 'share' | 'classic' = 'share') {
     this.config = {
@@ -76,12 +76,12 @@ export class FakeConnector implements RestConnector {
           ? {
               fetches: 5,
               recordsAcquired: 50,
-              accepted: 40,
-              released: 5,
-              rejected: 5,
-              renewed: 0,
-              gaps: 0,
-              ackErrors: 0,
+              recordsAccepted: 40,
+              recordsReleased: 5,
+              recordsRejected: 5,
+              recordsRenewed: 0,
+              gapOffsets: 0,
+              recordsAckFailed: 0,
               sessionResets: 0,
               fetchLatencyMsLast: 2,
               fetchLatencyMsMax: 9,
