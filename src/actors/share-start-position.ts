@@ -19,9 +19,11 @@
  * the config only matters for partitions the group has not started, so writing `earliest` on an idle
  * group that has started some partitions changes nothing for those.
  *
- * One INFO line per start says what was applied and why. When the broker cannot be asked or refuses
- * the write, one WARN line says what that means for the backlog and how to set it by hand, and the
- * connector starts anyway: the tasks meet the same broker and report their own errors.
+ * One INFO line per start says what was applied and why. One WARN line instead when the id belongs to
+ * a group of another type (a classic-mode run of the same connector: the tasks cannot join it, and
+ * the line says what to do), or when the broker cannot be asked or refuses the write (it says what that
+ * means for the backlog and how to set the value by hand). The connector starts anyway: the tasks meet
+ * the same broker and report their own errors.
  */
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
