@@ -297,10 +297,12 @@ export async function applyShareStartPosition(
   worker: WorkerConfig,
   logger: Logger,
 ): Promise<StartPositionDecision | undefined> {
+  // the client's own per-attempt warnings would repeat what the one WARN line of this step says
+  const clientLogger = logger.isLevelEnabled('debug') ? logger : logger.child({}, { level: 'error' });
   const cluster = new KafkaCluster({
     brokers: worker.bootstrapServers,
     clientId: `${worker.clientId}-admin`,
-    logger,
+    logger: clientLogger,
   });
   try {
     return await chooseStartPosition(cluster, config, logger);
