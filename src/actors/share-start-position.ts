@@ -65,13 +65,20 @@ export interface GroupStartConfig {
   readonly setOnGroup: boolean;
 }
 
-export interface StartPositionInput {
-  readonly groupId: string;
-  readonly explicit: ExplicitStart | undefined;
-  /** undefined: not read (it could not be, or it was not needed). */
-  readonly group: GroupPresence | undefined;
-  readonly config: GroupStartConfig | undefined;
-}
+/** The user chose, or sharesink chooses from what the broker says of the group. */
+export type StartPositionInput =
+  | {
+      readonly groupId: string;
+      readonly explicit: ExplicitStart;
+      /** undefined: it could not be read (it only makes the line more precise). */
+      readonly group: GroupPresence | undefined;
+    }
+  | {
+      readonly groupId: string;
+      readonly explicit: undefined;
+      readonly group: GroupPresence;
+      readonly config: GroupStartConfig;
+    };
 
 export interface StartPositionDecision {
   /** The start position in effect for partitions the group has not started. */
@@ -111,21 +118,12 @@ const EARLIEST_HINT = 'set consumer.override.auto.offset.reset=earliest to start
 /** The decision, pure: which value applies, whether this step writes it, and the line that says so. */
 export function decideStartPosition(input: StartPositionInput): StartPositionDecision {
   const g = `share group ${input.groupId}`;
-  const { explicit, group, config } = input;
 
-  if (group?.kind === 'notShare') {
-    // the tasks' heartbeats will fail on this group; writing its start position would change nothing
-    return {
-      value: explicit?.value ?? config?.value ?? BROKER_DEFAULT,
-      write: undefined,
-      level: 'warn',
-      message: `group ${input.groupId} is not a share group (broker says: ${group.brokerMessage}): the broker keeps one group per id, so a connector moved to share mode needs a group of its own; set consumer.override.group.id to a new name, or delete the old group (kafka-consumer-groups.sh --bootstrap-server … --delete --group ${input.groupId}) if it is no longer needed`,
-    };
-  }
-
-  if (explicit !== undefined) {
-    const v = explicit.value;
-    const asked = `${START_CONFIG}=${v}, as ${explicit.key}=${v} asks (${effect(v)})`;
+  if (input.explicit !== undefined) {
+    const v = input.explicit.value;
+    const group = input.group;
+    if (group?.kind === 'notShare') return notAShareGroup(input.groupId, group.brokerMessage, v);
+    const asked = `${START_CONFIG}=${v}, as ${input.explicit.key}=${v} asks (${effect(v)})`;
     const message =
       group === undefined
         ? `${g}: set ${asked}`
@@ -135,9 +133,9 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
     return { value: v, write: undefined, level: 'info', message };
   }
 
-  if (config === undefined || group === undefined)
-    throw new TypeError('decideStartPosition needs the group and its config when the user chose nothing');
-
+  const config = input.config;
+  if (input.group.kind === 'notShare')
+    return notAShareGroup(input.groupId, input.group.brokerMessage, config.value);
   if (config.setOnGroup) {
     const v = config.value;
     return {
@@ -149,7 +147,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
   }
 
   const because = `as Connect starts sink consumers at the earliest offset (${effect(CONNECT_START)})`;
-  switch (group.kind) {
+  switch (input.group.kind) {
     case 'absent':
       return {
         value: CONNECT_START,
@@ -169,9 +167,19 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
         value: config.value,
         write: undefined,
         level: 'info',
-        message: `${g} already has ${group.members} member(s) and no ${START_CONFIG} of its own: left at the broker default ${config.value}, as its members read with it, so partitions it has not read yet start at the ${config.value} offset; ${config.value === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
+        message: `${g} already has ${input.group.members} member(s) and no ${START_CONFIG} of its own: left at the broker default ${config.value}, as its members read with it, so partitions it has not read yet start at the ${config.value} offset; ${config.value === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
       };
   }
+}
+
+/** The tasks' heartbeats will fail on this group, so writing its start position would change nothing. */
+function notAShareGroup(groupId: string, brokerMessage: string, value: string): StartPositionDecision {
+  return {
+    value,
+    write: undefined,
+    level: 'warn',
+    message: `group ${groupId} is not a share group (broker says: ${brokerMessage}): the broker keeps one group per id, so a connector moved to share mode needs a group of its own; set consumer.override.group.id to a new name, or delete the old group (kafka-consumer-groups.sh --bootstrap-server … --delete --group ${groupId}) if it is no longer needed`,
+  };
 }
 
 /** What this step needs of a cluster (a {@link KafkaCluster}; narrowed so tests can stand in). */
@@ -266,7 +274,7 @@ export async function chooseStartPosition(
     if (explicit !== undefined) {
       // the group's state only makes the line more precise: not worth a warning when it cannot be read
       const group = await readGroupPresence(cluster, groupId).catch(() => undefined);
-      decision = decideStartPosition({ groupId, explicit, group, config: undefined });
+      decision = decideStartPosition({ groupId, explicit, group });
     } else {
       const [group, startConfig] = await Promise.all([
         readGroupPresence(cluster, groupId),

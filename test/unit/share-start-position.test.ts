@@ -109,7 +109,6 @@ describe('decideStartPosition', () => {
       groupId: 'connect-foo',
       explicit: { key: 'consumer.override.auto.offset.reset', value: 'latest' },
       group: absent,
-      config: undefined,
     });
     expect(latest).toEqual({
       value: 'latest',
@@ -122,7 +121,6 @@ describe('decideStartPosition', () => {
       groupId: 'g',
       explicit: { key: 'share.group.share.auto.offset.reset', value: 'by_duration:PT1H' },
       group: { kind: 'active', members: 1 },
-      config: undefined,
     });
     expect(existing.message).toBe(
       'share group g exists: set share.auto.offset.reset=by_duration:PT1H, as share.group.share.auto.offset.reset=by_duration:PT1H asks (records from the last PT1H are written); it applies only to partitions the group has not read yet',
