@@ -370,6 +370,26 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect(h.runner.counters.snapshot().commitFailures).toBe(0);
   }, 120_000);
 
+  it('a member dropped from the group mid-put: its commit fails, counted per commit and per record', async () => {
+    const topic = await newTopic('cl-commit-fail');
+    const group = uniqueGroup('cl-commit-fail');
+    await produceChunks(topic, range(1, 20));
+    // a rebalance timeout (max.poll.interval.ms) shorter than a put: when a second member joins, the
+    // first cannot rejoin in time and is dropped, so the commit after its put is refused
+    const consumer = { ...SMALL_FETCH, 'max.poll.interval.ms': '2000' };
+    const a = runner('cl-commit-fail-a', topic, group, { props: { 'put.latency.ms': '6000' }, consumer });
+    await a.runner.start();
+    await until(() => a.runner.inFlight > 0);
+    const b = runner('cl-commit-fail-b', topic, group, { consumer });
+    await b.runner.start();
+    await until(() => a.runner.counters.snapshot().commitFailures > 0, 30_000);
+    await Promise.all([close(a), close(b)]);
+    const c = a.runner.counters.snapshot();
+    expect(c.commitFailures).toBeGreaterThanOrEqual(1);
+    // a failed commit is one per batch; its batch's records count as not acknowledged
+    expect(c.recordsAckFailed).toBe(10 * c.commitFailures);
+  });
+
   it('a second member joining mid-stream: the rebalance loses nothing', async () => {
     const topic = await newTopic('cl-rebalance');
     const group = uniqueGroup('cl-rebalance');
