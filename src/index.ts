@@ -76,6 +76,14 @@ export {
   KafkaErrorCode,
   kafkaErrorName,
 } from './kafka/errors.js';
+export {
+  KafkaUnreachableError,
+  ShareGroupsUnavailableError,
+  KafkaAuthorizationError,
+} from './kafka/cluster-errors.js';
+export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/cluster-errors.js';
+export { checkKafkaCluster } from './kafka/preflight.js';
+export type { PreflightOptions, PreflightTarget } from './kafka/preflight.js';
 
 // the connector contract
 export * from './connect/index.js';

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
-import { checkConnectorCode } from '../actors/connector-checks.js';
+import { checkConnectorCode, connectorKeyWarningsOf } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
 import { ConfigError, isSharesinkError } from '../errors.js';
@@ -16,6 +16,7 @@ import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
 import { toDot, toMermaid } from '../machines/diagram.js';
+import { checkClusterFor } from './check-cluster.js';
 import { compileFiles } from './compile-files.js';
 import { showProgress } from './progress.js';
 
@@ -41,6 +42,12 @@ async function standalone(
   const interactive = opts.progress !== false && process.stderr.isTTY === true;
   const logger = makeLogger(opts.logLevel, interactive);
   const { worker, connectors } = await compileFiles(workerFile, connectorFiles);
+  // before any task starts: an unreachable cluster, a missing topic, share groups turned off or a refused
+  // topic or group is said once, here, rather than by every task's client, and exits with code 1
+  await checkClusterFor(worker, connectors, {
+    logger,
+    onWaiting: interactive ? (message) => process.stderr.write(`sharesink: ${message}\n`) : undefined,
+  });
   const w = new Worker({ worker, connectors, logger });
   let stopProgress: (() => void) | undefined;
   const finish = (code: number) => {
@@ -91,17 +98,24 @@ function watchFailures(w: Worker, logger: Logger, finish: (code: number) => void
 
 async function validate(files: string[]): Promise<void> {
   const [workerFile, ...connectorFiles] = files;
-  const { connectors } = await compileFiles(workerFile!, connectorFiles);
+  const { worker, connectors } = await compileFiles(workerFile!, connectorFiles);
   // settings the connector's own code checks (and custom transform modules), as `standalone` would at start
   const problems = (await Promise.all(connectors.map((c) => checkConnectorCode(c)))).flat();
   if (problems.length > 0) throw new ConfigError(problems);
+  // what `standalone` says at start about the files: unknown or misspelt keys, Connect keys with no effect
+  const workerNotes = [
+    ...(worker.warnings ?? []),
+    ...(worker.unused ?? []).map((u) => `${u.key}: no effect here: ${u.reason}`),
+  ];
+  process.stdout.write('worker config: valid\n');
+  for (const note of workerNotes) process.stdout.write(`  note: ${note}\n`);
   for (const c of connectors) {
     process.stdout.write(
       `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,
     );
-    for (const w of c.warnings) process.stdout.write(`  note: ${w}\n`);
+    for (const w of [...c.warnings, ...(await connectorKeyWarningsOf(c))])
+      process.stdout.write(`  note: ${w}\n`);
   }
-  if (connectors.length === 0) process.stdout.write('worker config: valid\n');
 }
 
 export function buildProgram(): Command {

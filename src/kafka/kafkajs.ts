@@ -123,6 +123,8 @@ export interface KafkajsConnectionOptions {
 /** An opaque handle on a kafkajs broker connection. */
 export interface KafkajsHandle {
   readonly address: string;
+  /** Who SASL authenticates as, for messages (`PLAIN user "alice"`); undefined without SASL. */
+  readonly principal?: string | undefined;
   /** @internal */
   readonly conn: KafkajsConnection;
 }
@@ -148,7 +150,15 @@ export async function openKafkajsConnection(options: KafkajsConnectionOptions): 
   } catch (err) {
     throw translateKafkajsError(address, err);
   }
-  return { address, conn };
+  return { address, conn, principal: saslPrincipal(options.sasl) };
+}
+
+/** `PLAIN user "alice"` from SASL options; the mechanism alone when there is no user name (OAUTHBEARER, AWS). */
+export function saslPrincipal(sasl: SaslConfig | undefined): string | undefined {
+  if (sasl === undefined) return undefined;
+  const mechanism = sasl.mechanism.toUpperCase();
+  const username = (sasl as { username?: unknown }).username;
+  return typeof username === 'string' && username !== '' ? `${mechanism} user "${username}"` : mechanism;
 }
 
 /**
@@ -166,7 +176,7 @@ export async function authenticateKafkajsConnection(
   try {
     await handle.conn.authenticate();
   } catch (err) {
-    throw translateKafkajsError(handle.address, err);
+    throw translateKafkajsError(handle.address, err, handle.principal);
   }
 }
 
@@ -236,8 +246,11 @@ export async function sendOnKafkajsConnection<T>(
   }
 }
 
-/** kafkajs errors → sharesink errors; anything else (our own decode errors) unchanged. */
-export function translateKafkajsError(address: string, err: unknown): unknown {
+/**
+ * kafkajs errors → sharesink errors; anything else (our own decode errors) unchanged. `principal` (see
+ * {@link saslPrincipal}) is named in SASL failures: the broker's answer does not say who was refused.
+ */
+export function translateKafkajsError(address: string, err: unknown, principal?: string): unknown {
   if (!(err instanceof Error)) return err;
   switch (err.name) {
     case 'KafkaJSRequestTimeoutError':
@@ -246,14 +259,23 @@ export function translateKafkajsError(address: string, err: unknown): unknown {
     case 'KafkaJSConnectionClosedError':
       return new KafkaConnectionError(address, err.message, { cause: err });
     case 'KafkaJSSASLAuthenticationError':
-      return new KafkaConnectionError(address, `SASL authentication failed: ${err.message}`, {
-        cause: err,
-        code: 'SHARESINK_KAFKA_SASL',
-      });
+      return new KafkaConnectionError(
+        address,
+        `SASL authentication failed${principal === undefined ? '' : ` for ${principal}`}: ${err.message}`,
+        {
+          cause: err,
+          code: 'SHARESINK_KAFKA_SASL',
+        },
+      );
     case 'KafkaJSProtocolError': {
       // e.g. SASL_AUTHENTICATION_FAILED from SaslAuthenticate
       const code = (err as Error & { code?: unknown }).code;
-      if (typeof code === 'number') return new KafkaError(code, { api: 'SASL', brokerMessage: err.message });
+      if (typeof code === 'number')
+        return new KafkaError(code, {
+          api: 'SASL',
+          brokerMessage: err.message,
+          ...(principal === undefined ? {} : { subject: principal }),
+        });
       return new KafkaConnectionError(address, err.message, { cause: err });
     }
     default:

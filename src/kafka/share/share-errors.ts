@@ -3,11 +3,22 @@ import { SharesinkError } from '../../errors.js';
 
 export class UnknownTopicError extends SharesinkError {
   readonly topics: readonly string[];
-  constructor(topics: readonly string[]) {
+  /**
+   * `readBy` names who reads them (`connector s1`); `classic` says why a classic group does not create
+   * them either (sharesink's classic consumer asks the broker not to, as the topic's settings are the
+   * operator's choice), where the default wording speaks of share groups.
+   */
+  constructor(topics: readonly string[], options: { readBy?: string; mode?: 'share' | 'classic' } = {}) {
+    const many = topics.length > 1;
+    const readBy = options.readBy === undefined ? '' : ` (read by ${options.readBy})`;
+    const why =
+      options.mode === 'classic'
+        ? 'sharesink does not auto-create the topics a connector reads'
+        : 'auto-creation does not apply to share groups';
     super(
       'SHARESINK_UNKNOWN_TOPIC',
-      `topic${topics.length > 1 ? 's' : ''} ${topics.join(', ')} do${topics.length > 1 ? '' : 'es'} not exist; ` +
-        'create it first (auto-creation does not apply to share groups)',
+      `topic${many ? 's' : ''} ${topics.join(', ')} do${many ? '' : 'es'} not exist${readBy}; ` +
+        `create ${many ? 'them' : 'it'} first (${why})`,
     );
     this.topics = topics;
   }
