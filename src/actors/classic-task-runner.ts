@@ -320,7 +320,7 @@ export class ClassicTaskRunner {
         work.abort = abort;
         void this.o.pool.put(this.task, work.records, { signal: abort.signal }).then((result) => {
           work.lastPut = result;
-          this.counters.onPut(result);
+          this.counters.onPut(result, work.records.length);
           if (result.kind === 'fatal')
             this.log.error({ batchId, code: result.code, err: result.message }, 'put failed');
           send(batchId, classicPutEvent(result, this.tolerance, work.reasons));
@@ -365,7 +365,7 @@ export class ClassicTaskRunner {
       work.actor.send({ type: 'RETRIES_EXHAUSTED' });
       return;
     }
-    this.counters.retries++;
+    this.counters.putsRetried++;
     this.log.warn({ batchId: work.id, attempt, delayMs, err: message }, 'put failed retriably; retrying');
     work.retryTimer = setTimeout(() => {
       work.retryTimer = undefined;
@@ -400,7 +400,7 @@ export class ClassicTaskRunner {
   }
 
   private async deadLetter(work: BatchWork, indexes: readonly number[]): Promise<void> {
-    this.counters.skipped += indexes.length;
+    this.counters.recordsSkipped += indexes.length;
     const why = batchReason(work.lastPut);
     logFailedRecords(
       this.log,
@@ -417,7 +417,7 @@ export class ClassicTaskRunner {
     const whole = batchReason(work.lastPut);
     try {
       const sent = await this.dlq.send(work.records, indexes, (i) => work.reasons.get(i) ?? whole);
-      this.counters.deadLettered += sent;
+      this.counters.recordsDeadLettered += sent;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.fail(new Error(`task failed: could not write to dead letter topic ${this.dlq.topic}: ${message}`));

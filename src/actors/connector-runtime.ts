@@ -510,6 +510,8 @@ export class ConnectorRuntime {
     this.pool = new PutPool({
       connectorModule: c.connectorModule,
       threads: Math.max(1, this.worker.poolThreads),
+      putsPerThread: this.worker.poolPutsPerThread,
+      abortGraceMs: this.worker.poolAbortGraceMs,
       logger: this.log,
     });
     if (c.groupProtocol === 'share') {
@@ -678,6 +680,7 @@ export class ConnectorRuntime {
       consumer,
       supervisor: this.supervisor!,
       maxInFlightBatches: c.maxInFlightBatches,
+      maxPollRecords: numberOr(c.consumer['max.poll.records'], 500),
       lockRenewal: c.lockRenewal,
       retriableAction: c.retriableAction,
       errorsLog: { enable: c.errors.logEnable, includeMessages: c.errors.logIncludeMessages },

@@ -2,15 +2,16 @@
  * One sink task in share mode: ShareConsumer → batch actors → puts on the pool → acknowledgements.
  *
  * Each poll result becomes one batch actor (the pure batch machine with this runner's effects), watched
- * by the lock supervisor, which renews or releases the lock while the put runs. A bounded number of
- * batches is in flight so the broker's per-partition lock limit is respected. Everything here is per
- * batch: records are touched only by plain loops when they are converted to the wire format or split
- * for a per-record acknowledgement.
+ * by the lock supervisor, which renews or releases its locks from acquisition to acknowledgement. A put
+ * carries every batch that waited for it, up to `max.poll.records` records (ADR 0007): while the task's
+ * puts run, the batches fetched meanwhile gather for the next one, so under a backlog a put is as big
+ * as Connect's, and with nothing running a batch is put at once. Each batch is still acknowledged on its
+ * own. Everything here is per batch: records are touched only by plain loops when they are converted to
+ * the wire format or split for a per-record acknowledgement.
  */
-import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
-import type { RawRecord } from '../connect/raw-record.js';
 import type { ShareConsumer, ShareRecord } from '../kafka/share/share-consumer.js';
 import {
   createBatchMachine,
@@ -23,6 +24,8 @@ import {
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
 import type { PutResult } from '../pool/protocol.js';
 import type { LockSupervisor } from './supervisor.js';
+import { sliceResult } from './put-slice.js';
+import { putRetryingInPlace, type SharePutHost } from './share-put.js';
 import { TaskCounters } from './task-counters.js';
 import { RetryBackoff } from './retry-backoff.js';
 import { logFailedRecords, type ErrorLogOptions } from './error-log.js';
@@ -37,10 +40,15 @@ export interface ShareTaskRunnerOptions {
   readonly supervisor: LockSupervisor;
   readonly logger: Logger;
   /**
-   * Batches acquired and not yet put, at most. Default 4. A batch whose put has ended no longer counts:
-   * its acknowledgement rides on the ShareFetch of the next poll (ADR 0005).
+   * Puts the task runs at once, at most (`max.inflight.batches`). Default 4. A put whose call has ended
+   * no longer counts: its acknowledgements ride on the ShareFetch of the next poll (ADR 0005).
    */
   readonly maxInFlightBatches?: number;
+  /**
+   * Records one put carries at most, and records fetched ahead while the puts run (`max.poll.records`,
+   * ADR 0007). Default 500.
+   */
+  readonly maxPollRecords?: number;
   /** `errors.tolerance`: `none` fails the task after a fatal put (the batch is REJECTed first). */
   readonly errorsTolerance?: 'none' | 'all';
   /** Backoff before fetching again after a retriable failure: doubles from 100 ms up to this. */
@@ -65,10 +73,16 @@ interface BatchWork {
   readonly id: string;
   readonly records: readonly ShareRecord[];
   readonly actor: Actor<BatchMachine>;
-  abort: AbortController | undefined;
+  /** The put carrying this batch, once it is dispatched. */
+  put: GroupPut | undefined;
   lastPut: PutResult | undefined;
-  /** The put ended and the acknowledgement was handed to the consumer: the batch no longer takes a slot. */
-  acking: boolean;
+}
+
+/** One put of one or more batches: the first batch's `startPut` runs it, for all of them. */
+interface GroupPut {
+  readonly batches: readonly BatchWork[];
+  readonly abort: AbortController;
+  started: boolean;
 }
 
 export class ShareTaskRunner {
@@ -79,13 +93,19 @@ export class ShareTaskRunner {
   private readonly batches = new Map<string, BatchWork>();
   private readonly backoff: RetryBackoff;
   private seq = 0;
-  /** Batches in `batches` whose put has ended (acknowledging); they do not count against the limit. */
-  private acking = 0;
+  /** Acquired batches waiting for a put, oldest first, and their records. */
+  private waiting: BatchWork[] = [];
+  private waitingRecords = 0;
+  /** Puts whose pool call has not ended. */
+  private putsRunning = 0;
+  private dispatchScheduled = false;
   private running = false;
   private loop: Promise<void> | undefined;
-  private slotFreed: (() => void) | undefined;
+  private wakeFetch: (() => void) | undefined;
   private failed: Error | undefined;
   private readonly maxInFlight: number;
+  private readonly maxPollRecords: number;
+  private readonly retryHost: SharePutHost;
 
   constructor(options: ShareTaskRunnerOptions) {
     this.o = options;
@@ -93,11 +113,30 @@ export class ShareTaskRunner {
     this.backoff = new RetryBackoff(100, options.retryDelayMaxMs ?? 60_000);
     this.machine = createBatchMachine(this.effects());
     this.maxInFlight = options.maxInFlightBatches ?? 4;
+    this.maxPollRecords = options.maxPollRecords ?? 500;
+    this.retryHost = {
+      ...options,
+      counters: this.counters,
+      log: this.log,
+      fetchBackoff: this.backoff,
+      now: () => options.supervisor.now(),
+      isRunning: () => this.running,
+    };
   }
 
-  /** Batches still to be put take a slot; a batch whose put ended (acknowledging) does not. */
-  private get slotFree(): boolean {
-    return this.batches.size - this.acking < this.maxInFlight;
+  /** Fetch while the next put has room: records waiting for it stay under `max.poll.records`. */
+  private get mayFetch(): boolean {
+    return this.waitingRecords < this.maxPollRecords;
+  }
+
+  /**
+   * Start a put now? With none running, at once (latency). With some running, only once a whole put's
+   * worth is waiting: the batches that arrive meanwhile gather into the next put rather than each
+   * taking a put of its own, which is what makes puts big under a backlog.
+   */
+  private get mayDispatch(): boolean {
+    if (this.waiting.length === 0 || this.putsRunning >= this.maxInFlight) return false;
+    return this.putsRunning === 0 || this.waitingRecords >= this.maxPollRecords;
   }
 
   get inFlight(): number {
@@ -119,11 +158,12 @@ export class ShareTaskRunner {
    */
   async stop(): Promise<void> {
     this.running = false;
-    this.slotFreed?.();
+    this.wakeFetch?.();
     await this.loop;
     const grace = this.o.shutdownGraceMs ?? 5000;
     const deadline = Date.now() + grace;
-    while (this.batches.size > 0 && Date.now() < deadline) await sleep(Math.min(50, deadline - Date.now()));
+    while (this.batches.size > 0 && Date.now() < deadline)
+      await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
     for (const b of this.batches.values()) b.actor.send({ type: 'SHUTDOWN' });
     while (this.batches.size > 0) await sleep(20);
     await this.o.consumer.close();
@@ -132,9 +172,9 @@ export class ShareTaskRunner {
 
   private async fetchLoop(): Promise<void> {
     while (this.running) {
-      if (!this.slotFree) {
-        await new Promise<void>((r) => (this.slotFreed = r));
-        this.slotFreed = undefined;
+      if (!this.mayFetch) {
+        await new Promise<void>((r) => (this.wakeFetch = r));
+        this.wakeFetch = undefined;
         continue;
       }
       const wait = this.backoff.remainingMs();
@@ -161,8 +201,10 @@ export class ShareTaskRunner {
       input: { batchId: id, recordCount: records.length, mode: 'share', acquiredAt, deliveryCount },
       inspect: this.o.inspect,
     });
-    const work: BatchWork = { id, records, actor, abort: undefined, lastPut: undefined, acking: false };
+    const work: BatchWork = { id, records, actor, put: undefined, lastPut: undefined };
     this.batches.set(id, work);
+    this.waiting.push(work);
+    this.waitingRecords += records.length;
     actor.subscribe({
       complete: () => this.finish(work, actor.getSnapshot().output),
       error: (err) => {
@@ -170,17 +212,54 @@ export class ShareTaskRunner {
         this.forget(work);
       },
     });
-    const dispatch = () => {
-      this.o.supervisor.watch(actor);
-      actor.start();
-      actor.send({ type: 'DISPATCH' });
-    };
-    // With a slot still free the fetch loop polls again at once: the put's setup (the actor's first
-    // transitions, the wire batch, the hand-off to a pool thread) then waits for the next macrotask, so
-    // that ShareFetch goes out first, on this turn's microtasks, and the broker works on the next batch
-    // while this one is set up. Without a free slot nothing is gained by waiting.
-    if (this.slotFree) setImmediate(dispatch);
-    else dispatch();
+    this.o.supervisor.watch(actor);
+    actor.start();
+    // With more puts allowed after this one, the fetch loop polls again at once: the put's setup (the
+    // actors' transitions, the wire batch, the hand-off to a pool thread) then waits for the next
+    // macrotask, so that ShareFetch goes out first, on this turn's microtasks, and the broker works on
+    // the next batch while this one is set up. With the last put slot, nothing is gained by waiting.
+    if (!this.mayDispatch) return;
+    if (this.putsRunning + 1 < this.maxInFlight) this.scheduleDispatch();
+    else this.dispatch();
+  }
+
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    setImmediate(() => {
+      this.dispatchScheduled = false;
+      this.dispatch();
+    });
+  }
+
+  /** Starts puts while allowed, each with the waiting batches, oldest first, up to `max.poll.records`. */
+  private dispatch(): void {
+    while (this.mayDispatch) {
+      const batches: BatchWork[] = [];
+      let records = 0;
+      while (this.waiting.length > 0) {
+        const next = this.waiting[0]!;
+        if (batches.length > 0 && records + next.records.length > this.maxPollRecords) break;
+        this.waiting.shift();
+        batches.push(next);
+        records += next.records.length;
+      }
+      this.waitingRecords -= records;
+      const put: GroupPut = { batches, abort: new AbortController(), started: false };
+      this.putsRunning++;
+      for (const b of batches) {
+        b.put = put;
+        b.actor.send({ type: 'DISPATCH' });
+      }
+      // every batch of the put left `acquired` before DISPATCH (released, expired): nothing to put
+      if (!put.started) this.putEnded();
+    }
+    this.wakeFetch?.();
+  }
+
+  private putEnded(): void {
+    this.putsRunning--;
+    this.dispatch();
   }
 
   private finish(work: BatchWork, output: BatchOutput | undefined): void {
@@ -202,8 +281,13 @@ export class ShareTaskRunner {
 
   private forget(work: BatchWork): void {
     if (!this.batches.delete(work.id)) return;
-    if (work.acking) this.acking--;
-    this.slotFreed?.();
+    const at = work.put === undefined ? this.waiting.indexOf(work) : -1;
+    if (at >= 0) {
+      // released or expired while it waited for a put
+      this.waiting.splice(at, 1);
+      this.waitingRecords -= work.records.length;
+      this.wakeFetch?.();
+    }
   }
 
   private logRejected(
@@ -230,7 +314,7 @@ export class ShareTaskRunner {
     if (this.failed) return;
     this.failed = err;
     this.running = false;
-    this.slotFreed?.();
+    this.wakeFetch?.();
     this.log.error({ err: err.message }, 'share task failed');
     this.o.onFailure?.(err);
   }
@@ -241,31 +325,33 @@ export class ShareTaskRunner {
     const send = (id: string, event: BatchEvent) => this.batches.get(id)?.actor.send(event);
     return {
       startPut: ({ batchId }) => {
-        const work = this.batches.get(batchId);
-        if (!work) return;
-        const abort = new AbortController();
-        work.abort = abort;
-        void this.putRetryingInPlace(work, abort.signal).then((result) => {
-          work.lastPut = result;
-          send(batchId, this.eventFor(work, result));
+        const put = this.batches.get(batchId)?.put;
+        if (!put || put.started) return;
+        put.started = true;
+        void putRetryingInPlace(this.retryHost, put.batches, put.abort.signal).then((result) => {
+          this.putEnded();
+          let from = 0;
+          for (const work of put.batches) {
+            const own = put.batches.length === 1 ? result : sliceResult(result, from, work.records.length);
+            from += work.records.length;
+            work.lastPut = own;
+            send(work.id, this.eventFor(work, own));
+          }
         });
       },
       abortPut: ({ batchId, reason }) => {
-        const work = this.batches.get(batchId);
-        work?.abort?.abort(reason);
-        this.counters.putsAborted++;
+        // the put carries other batches too: they come back ABORTED and are released with this one
+        const put = this.batches.get(batchId)?.put;
+        if (put && !put.abort.signal.aborted) {
+          put.abort.abort(reason);
+          this.counters.putsAborted++;
+        }
       },
       sendAcks: ({ batchId, disposition }) => {
         const work = this.batches.get(batchId);
         if (!work) return;
-        const ack = this.acknowledge(work, disposition);
-        if (!work.acking) {
-          // the slot frees before the next poll, so that poll's ShareFetch carries these acks
-          work.acking = true;
-          this.acking++;
-          this.slotFreed?.();
-        }
-        void ack.then(
+        // no commit(): the next poll's ShareFetch carries these acks (ADR 0005)
+        void this.acknowledge(work, disposition).then(
           (errorCode) =>
             send(batchId, errorCode === null ? { type: 'ACKED' } : { type: 'ACK_FAILED', errorCode }),
           (err: Error) => send(batchId, { type: 'ACK_FAILED', errorCode: err.message }),
@@ -300,56 +386,13 @@ export class ShareTaskRunner {
         send(batchId, { type: 'RETRIES_EXHAUSTED' });
       },
       recordExpiry: ({ batchId, recordCount, duringPut }) => {
-        this.counters.locksExpired += recordCount;
+        this.counters.recordsLockExpired += recordCount;
         this.log.warn({ batchId, recordCount, duringPut }, 'acquisition lock expired; the broker redelivers');
       },
       recordAckFailure: ({ batchId, errorCode }) => {
         this.log.warn({ batchId, errorCode }, 'acknowledgement failed');
       },
     };
-  }
-
-  /**
-   * Puts the batch; a RetriableError is retried in place, after a backoff that doubles from 100 ms up
-   * to `retryDelayMaxMs` (or the task's `context.timeout()`, when longer), while the batch keeps its
-   * locks (the supervisor renews them as for any long put). Releasing instead would spend one of the
-   * group's `share.delivery.count.limit` deliveries per attempt, so a sink outage of a few seconds
-   * would archive or dead-letter healthy records. The batch still goes back to the broker when its
-   * locks cannot be held: renewal unavailable, `put.timeout.ms` reached, or the task stopping; the
-   * supervisor or stop() then aborts the signal, which ends a backoff at once.
-   */
-  private async putRetryingInPlace(work: BatchWork, signal: AbortSignal): Promise<PutResult> {
-    const backoff = new RetryBackoff(100, this.o.retryDelayMaxMs ?? 60_000);
-    const retryUntil =
-      (this.o.retryTimeoutMs ?? 0) > 0
-        ? this.o.supervisor.now() + this.o.retryTimeoutMs!
-        : Number.POSITIVE_INFINITY;
-    const raw = toRawRecords(work.records); // once per batch, however many attempts
-    for (let failures = 0; ; failures++) {
-      const result = await this.o.pool.put(this.o.poolTask, raw, { signal });
-      this.counters.onPut(result);
-      if (result.kind !== 'retriable' || !this.running || signal.aborted) return result;
-      // RELEASE instead: the batch goes back to the broker and is redelivered with delivery count + 1
-      if (this.o.retriableAction === 'release' || this.o.supervisor.now() >= retryUntil) return result;
-      const delayMs = backoff.failed(result.backoffMs);
-      this.backoff.failed(result.backoffMs); // new batches would fail alike: fetch less often too
-      this.log[failures === 0 ? 'info' : 'debug'](
-        { batchId: work.id, delayMs, attempt: failures + 1, err: result.message },
-        'put failed retriably; retrying in place, locks held',
-      );
-      const waitStart = performance.now();
-      if (!(await sleepUnlessAborted(delayMs, signal))) {
-        return {
-          kind: 'aborted',
-          reason: String(signal.reason ?? 'aborted'),
-          durationMs: performance.now() - waitStart,
-          convertMs: 0,
-          converterFailures: [],
-          threadId: -1,
-          taskStarted: false,
-        };
-      }
-    }
   }
 
   /** Maps a put result to the batch event; converter failures count as errant records. */
@@ -404,46 +447,4 @@ export class ShareTaskRunner {
     // the Kafka error name (e.g. INVALID_RECORD_STATE) says more than our generic code
     return failed ? ((failed as { kafkaName?: string }).kafkaName ?? failed.code) : null;
   }
-}
-
-function toRawRecords(records: readonly ShareRecord[]): RawRecord[] {
-  const out = new Array<RawRecord>(records.length);
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    out[i] = {
-      topic: r.topic,
-      partition: r.partition,
-      offset: r.offset,
-      timestamp: r.timestamp,
-      timestampType: 'CreateTime',
-      key: r.key,
-      value: r.value,
-      headers: r.headers,
-      deliveryCount: r.deliveryCount,
-    };
-  }
-  return out;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, Math.max(0, ms)));
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      },
-      Math.max(0, ms),
-    );
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -19,8 +19,10 @@ export interface TaskCountersSnapshot {
   readonly recordsLockExpired: number;
   readonly recordsAckFailed: number;
   readonly puts: number;
+  readonly recordsPut: number;
   readonly putsFailed: number;
   readonly putsAborted: number;
+  readonly putsLostWithThread: number;
   readonly putMsTotal: number;
   readonly putMsMax: number;
 }
@@ -36,9 +38,12 @@ export const TASK_COUNTERS = {
     'Records the put refused (fatal or errant): archived or dead-lettered (share), skipped or dead-lettered (classic).',
   recordsLockExpired: 'Records whose acquisition lock expired before they were acknowledged (share).',
   recordsAckFailed: 'Records whose acknowledgement (share) or offset commit (classic) failed.',
-  puts: 'put() calls, retries included.',
+  puts: 'put() calls, retries included. One put may carry several fetched batches (share mode, ADR 0007).',
+  recordsPut: 'Records passed to put() calls, retries included: recordsPut / puts is the average put size.',
   putsFailed: 'put() calls that failed (retriable or fatal).',
   putsAborted: 'Puts aborted (lock lost, put.timeout.ms, shutdown).',
+  putsLostWithThread:
+    'Puts that ended because their pool thread was terminated for another put that ignored its abort, or crashed under several puts: their records are released (share) or retried (classic).',
   putMsTotal: 'Milliseconds spent in put() calls, conversion included.',
   putMsMax: 'The longest put() call, in milliseconds.',
 } as const satisfies Record<keyof TaskCountersSnapshot, string>;
@@ -53,8 +58,10 @@ export class TaskCounters implements TaskCountersSnapshot {
   recordsLockExpired = 0;
   recordsAckFailed = 0;
   puts = 0;
+  recordsPut = 0;
   putsFailed = 0;
   putsAborted = 0;
+  putsLostWithThread = 0;
   putMsTotal = 0;
   putMsMax = 0;
 
@@ -64,9 +71,11 @@ export class TaskCounters implements TaskCountersSnapshot {
     for (const r of records) if ((r.deliveryCount ?? 1) > 1) this.recordsRedelivered++;
   }
 
-  onPut(result: PutResult): void {
+  onPut(result: PutResult, recordCount: number): void {
     this.puts++;
+    this.recordsPut += recordCount;
     if (result.kind === 'fatal' || result.kind === 'retriable') this.putsFailed++;
+    if (result.kind === 'aborted' && result.threadLost === true) this.putsLostWithThread++;
     this.putMsTotal += result.durationMs;
     if (result.durationMs > this.putMsMax) this.putMsMax = result.durationMs;
   }

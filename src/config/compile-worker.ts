@@ -68,6 +68,8 @@ export function validateWorkerConfig(props: Readonly<Record<string, string>>): W
     converters: convertersFromProps(props),
     consumer,
     poolThreads: values['pool.threads'] ?? availableParallelism(),
+    poolPutsPerThread: values['pool.puts.per.thread'],
+    poolAbortGraceMs: values['pool.abort.grace.ms'],
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
     listeners: values['listeners'],
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],

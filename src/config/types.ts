@@ -22,6 +22,10 @@ export interface WorkerConfig {
   readonly consumer: Readonly<Record<string, string>>;
   /** `pool.threads`: worker threads for puts. Default: available parallelism. */
   readonly poolThreads: number;
+  /** `pool.puts.per.thread`: puts one thread runs at once. Optional for hand-built configs; default 16. */
+  readonly poolPutsPerThread?: number;
+  /** `pool.abort.grace.ms`: how long an aborted put may run on before its thread is terminated. Default 1000. */
+  readonly poolAbortGraceMs?: number;
   /** `task.shutdown.graceful.timeout.ms` (Connect's name). Default 5000. */
   readonly shutdownGraceMs: number;
   /**

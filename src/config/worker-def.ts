@@ -93,7 +93,27 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'medium',
     group,
     documentation:
-      'Worker threads that run `put()` for every task of every connector. Default: the number of CPUs Node reports (`os.availableParallelism()`).',
+      'Worker threads that run `put()` for every task of every connector. Default: the number of CPUs Node reports (`os.availableParallelism()`). A thread runs several puts at once (`pool.puts.per.thread`), so an I/O-bound sink does not need more threads to scale; more threads help a CPU-bound one.',
+  })
+  .define({
+    name: 'pool.puts.per.thread',
+    type: 'int',
+    default: 16,
+    validator: atLeast(1),
+    importance: 'medium',
+    group,
+    documentation:
+      'Puts one pool thread runs at once, each for a different task instance: while one put waits on its database or endpoint, the thread runs another. A new put goes to the least busy thread, so a CPU-bound put still gets a thread of its own while one is idle. Puts in flight are also bounded by the tasks (`tasks.max` × `max.inflight.batches`). Default 16: 8 tasks × 4 batches on 2 threads. `1` gives each put a thread of its own (sharesink before 0.2).',
+  })
+  .define({
+    name: 'pool.abort.grace.ms',
+    type: 'long',
+    default: 1000,
+    validator: atLeast(0),
+    importance: 'low',
+    group,
+    documentation:
+      "How long a running put that is aborted (its locks are about to expire, `put.timeout.ms`, shutdown) gets to honour `context.abortSignal()` before its worker thread is terminated. A thread terminated this way takes every other put running on it: those batches are released (share) or retried (classic), never acknowledged, and counted as `putsLostWithThread`.",
   })
   .define({
     name: 'listeners',

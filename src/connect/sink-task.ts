@@ -15,6 +15,14 @@ export interface SinkTaskContext {
   errantRecordReporter(): ErrantRecordReporter;
   /** How long to wait before the batch is retried after a RetriableError (Connect's `context.timeout`). */
   timeout(ms: number): void;
+  /**
+   * Fires when the runtime gives up on the `put()` in progress: its records' locks are about to expire,
+   * `put.timeout.ms` ran out, or the task is stopping. The records are released (share) or retried
+   * (classic) whatever the put does next, so stop waiting: pass it to `fetch()`, cancel the query, and
+   * throw. A put that ignores it for `pool.abort.grace.ms` costs its worker thread, and every other put
+   * running on that thread is released or retried too. Outside a put it never fires. Not in Connect.
+   */
+  abortSignal(): AbortSignal;
 }
 
 type Awaitable<T> = T | Promise<T>;

@@ -14,6 +14,8 @@ export interface Assignment {
 }
 
 export interface PutRequest {
+  /** Unique per pool: names the put in an abort request. */
+  readonly putId: number;
   readonly taskId: string;
   /** Identifies props + converters; a different key makes the thread stop and re-create the instance. */
   readonly configKey: string;
@@ -58,14 +60,23 @@ export interface ErrorInfo {
  * - retriable: the task threw RetriableError; RELEASE (share) or retry after `backoffMs` (classic).
  * - fatal: any other error, or the task could not start; REJECT (share) or fail the task (classic).
  * - perRecord: put succeeded but the task reported some records as errant; REJECT those, ACCEPT the rest.
- * - aborted: the caller's signal fired (main side only); nothing is known about the records.
+ * - aborted: the caller's signal fired, or the put's thread was lost under it (main side only); nothing
+ *   is known about the records.
  */
 export type PutOutcome =
   | { readonly kind: 'ok' }
   | ({ readonly kind: 'retriable'; readonly backoffMs?: number | undefined } & ErrorInfo)
   | ({ readonly kind: 'fatal' } & ErrorInfo)
   | { readonly kind: 'perRecord'; readonly rejected: readonly RecordRejection[] }
-  | { readonly kind: 'aborted'; readonly reason: string };
+  | {
+      readonly kind: 'aborted';
+      readonly reason: string;
+      /**
+       * The put was not aborted itself: its thread was terminated for another put that ignored its
+       * abort, or crashed while other puts ran on it. Nothing is known about its records.
+       */
+      readonly threadLost?: true | undefined;
+    };
 
 export interface PutStats {
   /** Wall time of conversion + put + preCommit in the worker (main-side wall time when aborted). */
@@ -92,6 +103,13 @@ export interface StopRequest {
   readonly op: 'stop';
   readonly requestId: number;
   readonly taskId: string;
+}
+
+/** Broadcast too: the thread running (or about to run) put `putId` fires that put's abort signal. */
+export interface AbortRequest {
+  readonly op: 'abort';
+  readonly putId: number;
+  readonly reason: string;
 }
 
 /** Posted by workers on `<controlChannel>:reply`; `ready` announces a thread that can take requests. */

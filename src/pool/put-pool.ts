@@ -2,20 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BroadcastChannel, type ResourceLimits } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import { Piscina, queueOptionsSymbol } from 'piscina';
 import { DEFAULT_CONVERTERS, type ConvertersConfig } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
 import { NO_TRANSFORMS, type TransformsConfig } from '../connect/transforms/spec.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type {
+  AbortRequest,
   Assignment,
   ControlReply,
   ErrorInfo,
   PutRequest,
   PutResult,
+  PutStats,
   StopRequest,
   WorkerData,
 } from './protocol.js';
+import { PutPlacement, type PutTicket } from './put-placement.js';
 import { encodeWireBatch, isWireBatch, transferables, type WireBatch } from './wire-batch.js';
 
 // Sources run under tsx in tests and as .js once built; the worker entry has the same extension as this file.
@@ -27,6 +30,16 @@ export interface PutPoolOptions {
   connectorModule: string | URL;
   /** Worker threads, all started up front and kept: a thread's task instances live as long as it does. */
   threads?: number;
+  /**
+   * Puts one thread runs at once (`pool.puts.per.thread`), each for a different task instance: while
+   * one put awaits I/O the thread runs another. Default {@link DEFAULT_PUTS_PER_THREAD}.
+   */
+  putsPerThread?: number;
+  /**
+   * How long an aborted put that is running gets to honour its `context.abortSignal()` before its
+   * thread is terminated. Default {@link DEFAULT_ABORT_GRACE_MS}.
+   */
+  abortGraceMs?: number;
   logger?: Logger;
   /** How long stopTask() waits for each thread's instance to stop. Default 30 s. */
   stopTimeoutMs?: number;
@@ -46,12 +59,18 @@ export interface PoolTask {
 
 export interface PutOptions {
   /**
-   * Cancels the put. A put still queued is dropped. A put already running cannot be interrupted inside
-   * its thread, so piscina terminates that whole thread: every task instance it hosted is gone without
-   * `stop()` and is re-created (and `start()`ed) by the next put that lands on the replacement thread.
+   * Cancels the put; it then resolves `aborted`. A put still queued is dropped. A running put's
+   * `context.abortSignal()` fires in its thread; if the put has not returned within the abort grace,
+   * its thread is terminated: every task instance it hosted is gone without `stop()` (re-created by
+   * the next put that lands on the replacement thread), and the other puts running on that thread
+   * resolve `aborted` with `threadLost`, so their records are released or retried, never lost.
    */
   signal?: AbortSignal;
 }
+
+/** Enough for 8 tasks × the default 4 puts in flight on 2 threads; I/O-bound puts mostly wait. */
+export const DEFAULT_PUTS_PER_THREAD = 16;
+export const DEFAULT_ABORT_GRACE_MS = 1000;
 
 export interface StopTaskResult {
   /** Threads that had an instance of the task and stopped it. */
@@ -81,11 +100,19 @@ export class PutPool {
   readonly #waiting = new Map<number, (reply: Extract<ControlReply, { op: 'stopped' }>) => void>();
   readonly #tasks = new Set<string>();
   readonly #configKeys = new WeakMap<PoolTask, string>();
+  readonly #placement: PutPlacement;
+  readonly #abortGraceMs: number;
+  /** Threads this pool terminated, or that crashed, → puts running on them at that moment. */
+  readonly #lostThreads = new Map<number, { readonly puts: number; readonly terminated: boolean }>();
   #nextRequest = 0;
+  #nextPut = 0;
   #closing: Promise<void> | undefined;
 
   constructor(options: PutPoolOptions) {
     const threads = options.threads ?? availableParallelism();
+    const putsPerThread = options.putsPerThread ?? DEFAULT_PUTS_PER_THREAD;
+    this.#placement = new PutPlacement(putsPerThread);
+    this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     const controlChannel = `sharesink-pool-${randomUUID()}`;
@@ -100,7 +127,8 @@ export class PutPool {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      concurrentTasksPerWorker: 1,
+      concurrentTasksPerWorker: putsPerThread,
+      loadBalancer: this.#placement.balancer,
       atomics: 'disabled',
       workerData,
       execArgv: options.execArgv ?? (EXT === '.ts' ? ['--import', 'tsx'] : undefined),
@@ -116,6 +144,11 @@ export class PutPool {
     return this.#pool.maxThreads;
   }
 
+  /** Puts one thread runs at once. */
+  get putsPerThread(): number {
+    return this.#pool.options.concurrentTasksPerWorker;
+  }
+
   /**
    * Puts one batch through the task. Never rejects: failures, aborts and crashed threads are results.
    * A WireBatch is transferred and unusable afterwards; pass the raw records to keep them for a retry.
@@ -126,8 +159,13 @@ export class PutPool {
     options: PutOptions = {},
   ): Promise<PutResult> {
     const began = performance.now();
+    const { signal } = options;
+    if (signal?.aborted === true) return aborted(String(signal.reason ?? 'aborted'), 0);
     const wire = isWireBatch(batch) ? batch : encodeWireBatch(batch);
-    const request: PutRequest = {
+    const putId = ++this.#nextPut;
+    const ticket: PutTicket = { putId, taskId: task.id };
+    const request: PutRequest & { [queueOptionsSymbol]: PutTicket } = {
+      putId,
       taskId: task.id,
       configKey: this.#configKey(task),
       props: task.props,
@@ -135,29 +173,97 @@ export class PutPool {
       transforms: task.transforms ?? NO_TRANSFORMS,
       assignment: task.assignment ?? NO_ASSIGNMENT,
       batch: wire,
+      // read by the placement balancer on the main thread; structured clone leaves symbol keys behind
+      [queueOptionsSymbol]: ticket,
     };
     this.#tasks.add(task.id);
-    const stats = { convertMs: 0, converterFailures: [], threadId: -1, taskStarted: false };
+    // piscina's own abort is the last resort: it drops a queued put, or terminates a running put's thread
+    const terminate = new AbortController();
+    let abortReason: string | undefined;
+    const onAbort = (): void => {
+      abortReason = String(signal?.reason ?? 'aborted');
+      this.#abortPut(putId, task.id, abortReason, terminate);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.#pool.run(request, {
+      const result = await this.#pool.run(request, {
         transferList: transferables(wire),
-        signal: options.signal ?? null,
+        signal: terminate.signal,
       });
+      // the caller already decided the batch's fate; whatever the put did, it is released or retried
+      if (abortReason !== undefined)
+        return {
+          ...aborted(abortReason, result.durationMs),
+          threadId: result.threadId,
+          taskStarted: result.taskStarted,
+        };
+      return result;
     } catch (error) {
-      const durationMs = performance.now() - began;
-      if (options.signal?.aborted === true) {
-        const reason = String(options.signal.reason ?? 'aborted');
-        this.#logger.warn(
-          { taskId: task.id, durationMs },
-          'put aborted; a running put costs its worker thread',
-        );
-        return { kind: 'aborted', reason, durationMs, ...stats };
-      }
-      const info =
-        error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
-      this.#logger.error({ taskId: task.id, err: error }, 'worker thread died during a put');
-      return { kind: 'fatal', code: 'SHARESINK_WORKER_CRASHED', ...info, durationMs, ...stats };
+      return this.#failed(putId, task.id, error, abortReason, performance.now() - began);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.#settled(putId);
     }
+  }
+
+  /** A put whose thread went away: its own abort, a neighbour's, or a crash. */
+  #failed(
+    putId: number,
+    taskId: string,
+    error: unknown,
+    abortReason: string | undefined,
+    durationMs: number,
+  ): PutResult {
+    if (abortReason !== undefined) return aborted(abortReason, durationMs);
+    const threadId = this.#placement.threadOf(putId);
+    let lost = threadId === undefined ? undefined : this.#lostThreads.get(threadId);
+    if (threadId !== undefined && lost === undefined) {
+      // the first put to hear of a crash counts who was on the thread, before any of them settles
+      lost = { puts: this.#placement.countOn(threadId), terminated: false };
+      this.#lostThreads.set(threadId, lost);
+    }
+    if (lost !== undefined && (lost.terminated || lost.puts > 1)) {
+      const why = lost.terminated
+        ? 'its worker thread was terminated because another put on it ignored its abort'
+        : `its worker thread crashed while ${lost.puts} puts ran on it`;
+      this.#logger.warn({ taskId, threadId }, `put lost: ${why}; its records are released or retried`);
+      return { kind: 'aborted', reason: why, threadLost: true, ...noStats(durationMs) };
+    }
+    const info =
+      error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
+    this.#logger.error({ taskId, err: error }, 'worker thread died during a put');
+    return { kind: 'fatal', code: 'SHARESINK_WORKER_CRASHED', ...info, ...noStats(durationMs) };
+  }
+
+  /**
+   * Asks the put's thread to abort it (the task's `context.abortSignal()` fires), then terminates the
+   * thread if the put is still running after the grace. A put not yet on a thread is simply dropped.
+   */
+  #abortPut(putId: number, taskId: string, reason: string, terminate: AbortController): void {
+    const threadId = this.#placement.threadOf(putId);
+    if (threadId === undefined) {
+      terminate.abort(reason);
+      return;
+    }
+    const message: AbortRequest = { op: 'abort', putId, reason };
+    this.#requests.postMessage(message);
+    const timer = setTimeout(() => {
+      if (this.#placement.threadOf(putId) === undefined) return;
+      const others = this.#placement.countOn(threadId) - 1;
+      this.#lostThreads.set(threadId, { puts: others + 1, terminated: true });
+      this.#logger.warn(
+        { taskId, threadId, graceMs: this.#abortGraceMs, otherPuts: others },
+        'put ignored its abort signal; terminating its worker thread (its other puts are released or retried)',
+      );
+      terminate.abort(reason);
+    }, this.#abortGraceMs);
+    timer.unref();
+  }
+
+  #settled(putId: number): void {
+    const threadId = this.#placement.threadOf(putId);
+    this.#placement.settled(putId);
+    if (threadId !== undefined && this.#placement.countOn(threadId) === 0) this.#lostThreads.delete(threadId);
   }
 
   /** Stops the task's instance on every thread (close(partitions), then stop()) once its put finished. */
@@ -229,4 +335,12 @@ export class PutPool {
       waiter({ op: 'stopped', requestId: -1, threadId, hadInstance: false });
     }
   }
+}
+
+function noStats(durationMs: number): PutStats {
+  return { durationMs, convertMs: 0, converterFailures: [], threadId: -1, taskStarted: false };
+}
+
+function aborted(reason: string, durationMs: number): PutResult {
+  return { kind: 'aborted', reason, ...noStats(durationMs) };
 }

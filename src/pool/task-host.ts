@@ -33,13 +33,17 @@ interface Hosted {
   readonly props: Readonly<Record<string, string>>;
   assignmentVersion: number;
   partitions: readonly TopicPartition[];
-  /** Serialises put and stop on one instance: Connect never calls a task concurrently. */
-  chain: Promise<unknown>;
   /** Rejections of the batch being put; undefined outside a put, so late reports are dropped. */
   rejections: Map<number, Omit<RecordRejection, 'index'>> | undefined;
   current: readonly SinkRecord[];
   backoffMs: number | undefined;
+  /** The put in progress on this instance and its abort, for `context.abortSignal()`. */
+  putId: number;
+  abort: AbortController;
 }
+
+/** Outside a put the signal never fires: a fresh controller nobody aborts. */
+const IDLE = new AbortController();
 
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof Error) {
@@ -79,38 +83,80 @@ export class TaskHost {
   readonly #specifier: string;
   #module: Promise<ConnectorModule> | undefined;
   readonly #tasks = new Map<string, Hosted>();
+  /** Puts aborted before they started here (waiting behind their instance's previous put). */
+  readonly #abortedEarly = new Map<number, string>();
+  /** Per task id: the tail of its queued work (create, puts, stop). */
+  readonly #lanes = new Map<string, Promise<void>>();
 
   constructor(connectorModule: string) {
     this.#specifier = connectorModule;
   }
 
   /** Never rejects: every failure, including a task that cannot start, becomes a result. */
-  async put(request: PutRequest): Promise<PutResult> {
+  put(request: PutRequest): Promise<PutResult> {
     const began = performance.now();
+    return this.#inLane(request.taskId, () => this.#startAndPut(request, began));
+  }
+
+  /**
+   * Fires the abort signal of put `putId` if this thread runs it; a put of this thread still waiting
+   * behind its instance's previous put is skipped when its turn comes. Other threads ignore it.
+   */
+  abort(putId: number, reason: string): void {
+    for (const hosted of this.#tasks.values()) {
+      if (hosted.putId === putId) {
+        hosted.abort.abort(reason);
+        return;
+      }
+    }
+    this.#abortedEarly.set(putId, reason);
+    // the main side drops a put it cannot place, so an entry only outlives its put on a race; keep few
+    if (this.#abortedEarly.size > 256) this.#abortedEarly.delete(this.#abortedEarly.keys().next().value!);
+  }
+
+  /** Stops this thread's instance of the task, after its running put (if any) finished. */
+  stop(taskId: string): Promise<boolean> {
+    return this.#inLane(taskId, () => this.#stopNow(taskId));
+  }
+
+  /**
+   * Runs `work` after everything queued before it for the same task id: creating the instance, its
+   * puts and its stop never overlap, as Connect never calls a task concurrently. Different task ids
+   * run side by side on this thread.
+   */
+  #inLane<T>(taskId: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.#lanes.get(taskId) ?? Promise.resolve()).then(work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#lanes.set(taskId, settled);
+    void settled.then(() => {
+      if (this.#lanes.get(taskId) === settled) this.#lanes.delete(taskId);
+    });
+    return run;
+  }
+
+  async #startAndPut(request: PutRequest, began: number): Promise<PutResult> {
     let hosted = this.#tasks.get(request.taskId);
     let taskStarted = false;
     if (hosted === undefined || hosted.configKey !== request.configKey) {
       try {
         // a changed config means a new instance, as Connect restarts a reconfigured task
-        if (hosted !== undefined) await this.stop(request.taskId).catch(() => undefined);
+        if (hosted !== undefined) await this.#stopNow(request.taskId).catch(() => undefined);
         hosted = await this.#create(request);
       } catch (error) {
         return this.#result(failure(error), began, 0, [], true);
       }
       taskStarted = true;
     }
-    const task = hosted;
-    const run = task.chain.then(() => this.#put(task, request, began, taskStarted));
-    task.chain = run.catch(() => undefined);
-    return run;
+    return this.#put(hosted, request, began, taskStarted);
   }
 
-  /** Stops this thread's instance of the task, after its running put (if any) finished. */
-  async stop(taskId: string): Promise<boolean> {
+  async #stopNow(taskId: string): Promise<boolean> {
     const hosted = this.#tasks.get(taskId);
     if (hosted === undefined) return false;
     this.#tasks.delete(taskId);
-    await hosted.chain;
     try {
       if (hosted.partitions.length > 0) await hosted.instance.close(hosted.partitions);
     } finally {
@@ -144,10 +190,11 @@ export class TaskHost {
       props: request.props,
       assignmentVersion: request.assignment.version,
       partitions: request.assignment.partitions,
-      chain: Promise.resolve(),
       rejections: undefined,
       current: [],
       backoffMs: undefined,
+      putId: 0,
+      abort: IDLE,
     };
     instance.initialize(this.#context(hosted));
     try {
@@ -183,6 +230,7 @@ export class TaskHost {
       timeout: (ms) => {
         hosted.backoffMs = ms;
       },
+      abortSignal: () => hosted.abort.signal,
     };
   }
 
@@ -203,6 +251,14 @@ export class TaskHost {
     let convertMs = 0;
     let converterFailures: ConverterFailureInfo[] = [];
     hosted.backoffMs = undefined;
+    const early = this.#abortedEarly.get(request.putId);
+    if (early !== undefined) {
+      this.#abortedEarly.delete(request.putId);
+      // the main side no longer waits for this put's records: nothing is written
+      return this.#result({ kind: 'aborted', reason: early }, began, 0, [], taskStarted);
+    }
+    hosted.putId = request.putId;
+    hosted.abort = new AbortController();
     try {
       await this.#syncAssignment(hosted, request);
       const convertStart = performance.now();
@@ -240,6 +296,8 @@ export class TaskHost {
     } finally {
       hosted.rejections = undefined;
       hosted.current = [];
+      hosted.putId = 0;
+      hosted.abort = IDLE;
     }
   }
 

@@ -4,7 +4,14 @@
  * everything the main thread should know travels back in the result.
  */
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
-import type { ControlReply, PutRequest, PutResult, StopRequest, WorkerData } from './protocol.js';
+import type {
+  AbortRequest,
+  ControlReply,
+  PutRequest,
+  PutResult,
+  StopRequest,
+  WorkerData,
+} from './protocol.js';
 import { errorInfo, TaskHost } from './task-host.js';
 
 const { connectorModule, controlChannel } = workerData as WorkerData;
@@ -18,7 +25,11 @@ replies.unref();
 const reply = (message: ControlReply): void => replies.postMessage(message);
 
 requests.onmessage = (event: unknown): void => {
-  const message = (event as { data: StopRequest }).data;
+  const message = (event as { data: StopRequest | AbortRequest }).data;
+  if (message.op === 'abort') {
+    host.abort(message.putId, message.reason);
+    return;
+  }
   if (message.op !== 'stop') return;
   host.stop(message.taskId).then(
     (hadInstance) => reply({ op: 'stopped', requestId: message.requestId, threadId, hadInstance }),

@@ -23,6 +23,9 @@ import {
   type MapValue,
 } from './task-calls.js';
 
+/** The kit's puts are never cut short from outside: the schedule's faults play that part. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** What a run is about; `props` are passed to every instance's `start()`. */
 export interface RunContext {
   /** 0 for the first run of a check, then 1, 2, …: use it to give each run its own table, file or key space. */
@@ -268,6 +271,7 @@ export class SinkRun {
           live.errant.set(index, error instanceof Error ? error.message : String(error));
       },
       timeout: () => undefined,
+      abortSignal: () => NEVER_ABORTED,
     };
   }
 

@@ -5,6 +5,8 @@
 import type { SinkRecord } from '../connect/sink-record.js';
 import type { SinkTaskContext } from '../connect/sink-task.js';
 
+const NEVER_ABORTED = new AbortController().signal;
+
 export interface ErrantReport {
   readonly record: SinkRecord;
   readonly message: string;
@@ -21,6 +23,7 @@ export function testTaskContext(props: Readonly<Record<string, string>>): {
     errantRecordReporter: () => (record, error) =>
       errant.push({ record, message: error instanceof Error ? error.message : String(error) }),
     timeout: () => undefined,
+    abortSignal: () => NEVER_ABORTED,
   };
   return { context, errant };
 }

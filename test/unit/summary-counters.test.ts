@@ -44,12 +44,20 @@ describe('TaskCounters', () => {
 
   it('onPut: every put, the failed ones, their total and longest time', () => {
     const c = new TaskCounters();
-    c.onPut(put({ kind: 'ok' }, 40));
-    c.onPut(put({ kind: 'retriable', message: 'busy' }, 10));
-    c.onPut(put({ kind: 'fatal', message: 'no' }, 70));
-    c.onPut(put({ kind: 'perRecord', rejected: [] }, 5));
-    c.onPut(put({ kind: 'aborted', reason: 'stop' }, 1));
-    expect(c.snapshot()).toMatchObject({ puts: 5, putsFailed: 2, putMsTotal: 126, putMsMax: 70 });
+    c.onPut(put({ kind: 'ok' }, 40), 10);
+    c.onPut(put({ kind: 'retriable', message: 'busy' }, 10), 10);
+    c.onPut(put({ kind: 'fatal', message: 'no' }, 70), 10);
+    c.onPut(put({ kind: 'perRecord', rejected: [] }, 5), 10);
+    c.onPut(put({ kind: 'aborted', reason: 'stop' }, 1), 10);
+    c.onPut(put({ kind: 'aborted', reason: 'thread gone', threadLost: true }, 2), 7);
+    expect(c.snapshot()).toMatchObject({
+      puts: 6,
+      recordsPut: 57,
+      putsFailed: 2,
+      putsLostWithThread: 1,
+      putMsTotal: 128,
+      putMsMax: 70,
+    });
   });
 
   it('onOutcome: each record by how its batch ended, in records, whatever the batch count', () => {

@@ -1,72 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import type { RawRecord } from '../../../src/connect/raw-record.js';
+import { describe, expect, it } from 'vitest';
 import { convertersFromProps } from '../../../src/connect/converters/registry.js';
-import { PutPool, type PoolTask } from '../../../src/pool/put-pool.js';
 import { readEvents } from '../../fixtures/connectors/shared.js';
+import { records, usePools, waitFor } from './pool-harness.js';
 
-const fixture = (name: string): URL => new URL(`../../fixtures/connectors/${name}.ts`, import.meta.url);
-const logger = pino({ level: 'silent' });
-const STRINGS = convertersFromProps({
-  'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
-  'value.converter': 'StringConverter',
-});
-
-let dir: string;
-const pools: PutPool[] = [];
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sharesink-pool-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await Promise.all(pools.splice(0).map((p) => p.close()));
-});
-
-function pool(name: string, threads = 1): PutPool {
-  const p = new PutPool({ connectorModule: fixture(name), threads, logger, stopTimeoutMs: 5_000 });
-  pools.push(p);
-  return p;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-let taskSeq = 0;
-function task(
-  extra: Record<string, string> = {},
-  overrides: Partial<PoolTask> = {},
-): PoolTask & { events: string } {
-  const events = join(dir, `events-${++taskSeq}.jsonl`);
-  return {
-    id: `t${taskSeq}`,
-    props: { 'events.file': events, ...extra },
-    converters: STRINGS,
-    events,
-    ...overrides,
-  };
-}
-
-function records(values: readonly (string | null)[], first = 0, extra: Partial<RawRecord> = {}): RawRecord[] {
-  return values.map((v, i) => ({
-    topic: 'orders',
-    partition: 2,
-    offset: first + i,
-    timestamp: 1_700_000_000_000 + i,
-    timestampType: 'CreateTime',
-    key: Buffer.from(`k${first + i}`),
-    value: v === null ? null : Buffer.from(v),
-    headers: [{ key: 'trace', value: Buffer.from(`h${i}`) }],
-    ...extra,
-  }));
-}
+const { pool, task } = usePools();
 
 describe('PutPool with real worker threads', () => {
   it('starts the task on first use, converts in the worker and puts then flushes the batch', async () => {
@@ -208,7 +145,7 @@ describe('PutPool with real worker threads', () => {
     const events = readEvents(t.events);
     expect(events.map((e) => e.event)).toEqual(['start', 'put', 'start', 'put']);
     expect(events[2]!.thread).not.toBe(events[0]!.thread);
-  });
+  }, 20_000);
 
   it('aborting costs every task instance on that thread, and each is re-created on its next put', async () => {
     const p = pool('hung');
@@ -223,7 +160,7 @@ describe('PutPool with real worker threads', () => {
     expect(await p.put(bystander, records(['fine']))).toMatchObject({ kind: 'ok', taskStarted: true });
     expect(readEvents(bystander.events).map((e) => e.event)).toEqual(['start', 'put', 'start', 'put']);
     expect(await p.stopTask(victim.id)).toEqual({ stopped: 0, failed: [], timedOut: [] });
-  });
+  }, 20_000);
 
   it('an already aborted signal never reaches a thread', async () => {
     const p = pool('ok');

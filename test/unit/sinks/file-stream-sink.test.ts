@@ -21,6 +21,7 @@ const context: SinkTaskContext = {
   assignment: () => [],
   errantRecordReporter: () => () => undefined,
   timeout: () => undefined,
+  abortSignal: () => new AbortController().signal,
 };
 const rec = (value: unknown, offset = 0): SinkRecord =>
   new SinkRecord({
