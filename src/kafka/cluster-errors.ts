@@ -123,7 +123,7 @@ export class KafkaAuthorizationError extends SharesinkError {
     ];
     if (args.brokerMessage) parts.push(`broker says: ${args.brokerMessage}`);
     parts.push(
-      `${who} needs ${need.operations} on ${args.resourceType} ${args.resourceName}, e.g. ` +
+      `${who} needs ${need.operations} on ${args.resourceType} ${args.resourceName} (an ALLOW ACL, and no DENY ACL, which wins), e.g. ` +
         `kafka-acls.sh --bootstrap-server … --add --allow-principal ${args.principal ?? 'User:<name>'} ${need.acl} ${args.resourceName}`,
     );
     super('SHARESINK_KAFKA_AUTHORIZATION', parts.join('; '));

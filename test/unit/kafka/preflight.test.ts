@@ -367,7 +367,7 @@ describe('checkKafkaCluster: topics and groups', () => {
       resourceName: 'orders',
     });
     expect((err as Error).message).toBe(
-      'not authorized: TOPIC_AUTHORIZATION_FAILED for topic orders (read by connector c1); User:ANONYMOUS needs READ (and DESCRIBE) on topic orders, e.g. kafka-acls.sh --bootstrap-server … --add --allow-principal User:ANONYMOUS --operation Read --topic orders',
+      'not authorized: TOPIC_AUTHORIZATION_FAILED for topic orders (read by connector c1); User:ANONYMOUS needs READ (and DESCRIBE) on topic orders (an ALLOW ACL, and no DENY ACL, which wins), e.g. kafka-acls.sh --bootstrap-server … --add --allow-principal User:ANONYMOUS --operation Read --topic orders',
     );
   });
 
@@ -382,7 +382,7 @@ describe('checkKafkaCluster: topics and groups', () => {
       resourceName: 'connect-c1',
     });
     expect(err.message).toMatch(
-      /^not authorized: GROUP_AUTHORIZATION_FAILED for group connect-c1 \(the group of connector c1\); the principal sharesink connects as needs READ on group connect-c1, e\.g\. kafka-acls\.sh/,
+      /^not authorized: GROUP_AUTHORIZATION_FAILED for group connect-c1 \(the group of connector c1\); the principal sharesink connects as needs READ on group connect-c1 \(an ALLOW ACL, and no DENY ACL, which wins\), e\.g\. kafka-acls\.sh/,
     );
   });
 
