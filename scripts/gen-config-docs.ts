@@ -12,6 +12,7 @@ import {
   SHARE_MODE_CONSUMER_RULES,
   WORKER_CONFIG_DEF,
 } from '../src/config/index.js';
+import { connectWorkerKeyTable } from '../src/config/connect-worker-keys.js';
 import type { ConfigKey } from '../src/connect/config-def.js';
 import { TRANSFORMS_DOC, withReference } from './transforms-docs.js';
 
@@ -35,6 +36,13 @@ function defaultOf(key: ConfigKey): string {
   if (key.default === null) return '—';
   if (Array.isArray(key.default)) return key.default.length === 0 ? '""' : `\`${key.default.join(',')}\``;
   return `\`${String(key.default)}\``;
+}
+
+function connectKeysTable(): string {
+  const rows = connectWorkerKeyTable().map(
+    (r) => `| ${r.names.map((n) => `\`${n}\``).join(', ')} | ${cell(r.reason)} |`,
+  );
+  return ['| Settings | Why they have no effect |', '|---|---|', ...rows].join('\n');
 }
 
 function table(keys: readonly ConfigKey[]): string {
@@ -182,6 +190,17 @@ Prefixed worker settings:
 - \`key.converter.<setting>\`, \`value.converter.<setting>\`, \`header.converter.<setting>\`: settings of
   the converter named by the same file, e.g. \`value.converter.schemas.enable=false\`.
 - \`producer.*\` and \`admin.*\` are accepted without a warning, for settings shared with Connect.
+
+### Kafka Connect worker settings with no effect
+
+Kafka's own \`connect-standalone.properties\` runs unchanged. These Connect worker settings are accepted
+and do nothing here; at start the worker lists the ones a file sets in one INFO line, with why (and
+\`sharesink validate\` prints them as notes). Any other unknown worker key gets a warning, with
+\`(did you mean …?)\` when it is a few edits from a known one; a connector key one or two edits from a
+setting of sharesink or of the connector (\`tasks.mx\`) gets the same hint. An empty \`listeners=\` is
+listed too: in Connect it would still serve REST on the default port, here it means no REST API.
+
+${connectKeysTable()}
 
 ## Connector settings
 

@@ -39,7 +39,7 @@ const RULES: readonly Rule[] = [
   {
     keys: ['plugin.path', 'plugin.discovery'],
     reason:
-      'connectors, converters and transforms are Node modules named where they are used (connector.class, *.converter, transforms.*.type: a built-in name, a path or an npm package); no plugin directory is scanned',
+      'connectors, converters and transforms are Node modules named where they are used (connector.class, key.converter / value.converter, transforms.<alias>.type: a built-in name, a path or an npm package); no plugin directory is scanned',
   },
   {
     keys: ['internal.key.converter', 'internal.value.converter'],
@@ -86,7 +86,7 @@ const RULES: readonly Rule[] = [
     reason: DISTRIBUTED,
   },
   {
-    keys: ['topic.creation.enable', 'exactly.once.source.support', 'offset.storage.file.filename.source'],
+    keys: ['topic.creation.enable', 'exactly.once.source.support'],
     reason: 'source connectors only; sharesink runs sink connectors',
   },
   {
@@ -136,6 +136,17 @@ const RULES: readonly Rule[] = [
       "the worker's own client network settings are not read (sharesink's clients connect within 10 s and wait 30 s for a response; bootstrap.timeout.ms bounds the start)",
   },
 ];
+
+/** The table, for docs/configuration.md: names, name prefixes (shown as `prefix*`) and why each has no effect. */
+export function connectWorkerKeyTable(): Array<{
+  readonly names: readonly string[];
+  readonly reason: string;
+}> {
+  return RULES.map((r) => ({
+    names: [...(r.keys ?? []), ...(r.prefixes ?? []).map((p) => `${p}*`)],
+    reason: r.reason,
+  }));
+}
 
 /** Every exact name in the table, for "did you mean" hints (a typo of plugin.path is still worth naming). */
 export const CONNECT_WORKER_KEYS: readonly string[] = RULES.flatMap((r) => r.keys ?? []);
