@@ -1,6 +1,9 @@
 // HttpSink against a real HTTP server (node:http, started by the test): what arrives, and what a
 // put does for each kind of answer. The Worker runs in sink-http-worker.test.ts.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { convertersFromProps, resolveConnectorModule, type RawRecord } from '../../src/connect/index.js';
+import { PutPool } from '../../src/pool/put-pool.js';
 import { ConnectHeaders } from '../../src/connect/headers.js';
 import { isRetriableError } from '../../src/connect/errors.js';
 import { SinkRecord } from '../../src/connect/sink-record.js';
@@ -8,6 +11,7 @@ import { HttpSinkTask } from '../../src/sinks/http/index.js';
 import { requestKey } from '../../src/sinks/http/requests.js';
 import { testTaskContext, type ErrantReport } from '../../src/testing/task-context.js';
 import { startHttpServer, type ReceivedRequest, type TestHttpServer } from './harness/http-server.js';
+import { until } from './harness/wait.js';
 
 const servers: TestHttpServer[] = [];
 const tasks: HttpSinkTask[] = [];
@@ -317,5 +321,55 @@ describe('HttpSink against a real HTTP server', () => {
     const last = s.requests.at(-1)!;
     expect(last.headers['content-type']).toBe('text/plain');
     expect(last.body.toString()).toBe('{"id":0,"note":"é✓"}\n{"id":1,"note":"é✓"}\n');
+  });
+});
+
+describe('HttpSink on the worker-thread pool: an aborted put', () => {
+  it('cancels its requests at once when the runtime aborts it; the thread and the instance live on', async () => {
+    const s = await server();
+    s.respond(() => ({ status: 200, delayMs: 60_000 }));
+    const pool = new PutPool({
+      connectorModule: resolveConnectorModule('HttpSink'),
+      threads: 1,
+      logger: pino({ level: 'silent' }),
+      // a put that ignored the abort would cost its thread long after this test looked
+      abortGraceMs: 30_000,
+    });
+    const poolTask = {
+      id: 'http-abort',
+      props: { 'http.url': `${s.url}/in`, 'request.timeout.ms': '120000' },
+      converters: convertersFromProps({ 'value.converter': 'StringConverter' }),
+    };
+    const raw: RawRecord[] = [
+      {
+        topic: 'orders',
+        partition: 0,
+        offset: 1,
+        timestamp: 0,
+        timestampType: 'CreateTime',
+        key: null,
+        value: Buffer.from('a'),
+        headers: [],
+      },
+    ];
+    try {
+      const controller = new AbortController();
+      const put = pool.put(poolTask, raw, { signal: controller.signal });
+      await until(
+        'the request at the server',
+        () => s.requests.length,
+        (n) => n === 1,
+        10_000,
+      );
+      const began = Date.now();
+      controller.abort('lock about to expire');
+      expect(await put).toMatchObject({ kind: 'aborted', reason: 'lock about to expire' });
+      expect(Date.now() - began).toBeLessThan(10_000);
+      s.respond(() => ({ status: 200 }));
+      // same thread, same instance: nothing was terminated
+      expect(await pool.put(poolTask, raw)).toMatchObject({ kind: 'ok', taskStarted: false });
+    } finally {
+      await pool.close();
+    }
   });
 });

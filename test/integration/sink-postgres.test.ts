@@ -546,3 +546,56 @@ describe('PostgresSink on the worker-thread pool (connector.class=PostgresSink)'
     ).toEqual([{ n: 19, min: 0, max: 19 }]);
   });
 });
+
+describe('PostgresSink on the worker-thread pool: an aborted put', () => {
+  it('ends its statement when the runtime aborts it: nothing committed, the thread and instance live on', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const pool = new PutPool({
+      connectorModule: resolveConnectorModule('PostgresSink'),
+      threads: 1,
+      logger: pino({ level: 'silent' }),
+      abortGraceMs: 30_000,
+    });
+    const poolTask = {
+      id: 'pg-abort',
+      props: { 'connection.url': PG_URL, table },
+      converters: convertersFromProps({
+        'value.converter': 'JsonConverter',
+        'value.converter.schemas.enable': 'false',
+      }),
+    };
+    const raw = (id: number): RawRecord[] => [
+      {
+        topic: 'orders',
+        partition: 0,
+        offset: id,
+        timestamp: 0,
+        timestampType: 'CreateTime',
+        key: null,
+        value: Buffer.from(JSON.stringify({ id })),
+        headers: [],
+      },
+    ];
+    const locker = new pg.Client({ connectionString: PG_URL });
+    await locker.connect();
+    try {
+      expect(await pool.put(poolTask, raw(0))).toMatchObject({ kind: 'ok' }); // table described
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+      const controller = new AbortController();
+      const put = pool.put(poolTask, raw(1), { signal: controller.signal });
+      await waitForLockWait(table);
+      const began = Date.now();
+      controller.abort('put.timeout.ms');
+      expect(await put).toMatchObject({ kind: 'aborted', reason: 'put.timeout.ms' });
+      expect(Date.now() - began).toBeLessThan(10_000);
+      await locker.query('COMMIT');
+      expect(await pool.put(poolTask, raw(2))).toMatchObject({ kind: 'ok', taskStarted: false });
+    } finally {
+      await locker.end();
+      await pool.close();
+    }
+    expect(await rows(`SELECT id FROM "${table}" ORDER BY id`)).toEqual([{ id: 0 }, { id: 2 }]);
+  });
+});

@@ -47,6 +47,9 @@ type Settled = Exclude<RequestOutcome, { kind: 'retriable' }>;
  * put() resolves only once every request succeeded or was refused and reported, so records are
  * ACCEPTed (or committed) only after the endpoint took them.
  *
+ * When the runtime aborts the put (`context.abortSignal()`), requests in flight are cancelled and the
+ * put throws at once, so the thread it shares with other puts is never terminated for it.
+ *
  * When some requests fail retriably, the put throws RetriableError and the runtime puts the same
  * batch again. The requests that had already succeeded (or been refused) are remembered, keyed by
  * URL and record coordinates, and not sent again when that retry lands on this instance. A retry on
@@ -126,7 +129,7 @@ export class HttpSinkTask extends SinkTask {
         const i = next++;
         const request = planned[i]!;
         const known = this.#settled.get(settledKey(request));
-        const outcome = known ?? (await sendRequest(cfg, request));
+        const outcome = known ?? (await sendRequest(cfg, request, this.context.abortSignal()));
         outcomes[i] = outcome;
         if (outcome.kind === 'retriable' || (outcome.kind === 'refused' && cfg.onError === 'fail'))
           halted = true;

@@ -21,7 +21,11 @@ const BODY_EXCERPT = 300;
  * answer. Redirects are not followed: fetch would turn a POST into a GET on 301/302 and report the
  * GET's 200 as if the records had been written.
  */
-export async function sendRequest(cfg: HttpSinkSettings, request: PlannedRequest): Promise<RequestOutcome> {
+export async function sendRequest(
+  cfg: HttpSinkSettings,
+  request: PlannedRequest,
+  abort?: AbortSignal,
+): Promise<RequestOutcome> {
   const { body, contentType } = encodeBody(cfg.format, request.records);
   const headers = new Headers();
   headers.set('Content-Type', contentType);
@@ -37,10 +41,15 @@ export async function sendRequest(cfg: HttpSinkSettings, request: PlannedRequest
       headers,
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(cfg.timeoutMs),
+      signal:
+        abort === undefined
+          ? AbortSignal.timeout(cfg.timeoutMs)
+          : AbortSignal.any([AbortSignal.timeout(cfg.timeoutMs), abort]),
     });
     text = await response.text();
   } catch (error) {
+    // the runtime gave up on this put (context.abortSignal()): end it now, its outcome no longer matters
+    if (abort?.aborted === true) throw new ConnectError(`${what}: put aborted (${String(abort.reason)})`);
     // the Fetch standard blocks some ports (1, 25, 6000, …) before connecting: retrying cannot help
     if ((error as { cause?: { message?: unknown } }).cause?.message === 'bad port') {
       throw new ConnectError(

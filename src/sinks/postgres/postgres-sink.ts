@@ -131,15 +131,35 @@ export class PostgresSinkTask extends SinkTask {
       throw toConnectError(error, 'cannot connect to PostgreSQL');
     }
     let broken = false;
+    let released = false;
+    // The runtime gave up on this put: the running statement is cancelled by backend pid (the server
+    // does not notice a closed socket while a statement waits), its transaction never commits, and the
+    // put fails at once. Should the cancel not get through, closing the connection still ends the put.
+    // Either way the thread this put shares with other puts lives on.
+    const abort = this.context.abortSignal();
+    let settled = false;
+    const onAbort = (): void => {
+      const pid = (client as unknown as { processID?: number | null }).processID;
+      void (typeof pid === 'number' ? cancelBackend(this.#cfg, pid) : Promise.resolve()).then(() => {
+        if (settled) return;
+        released = true;
+        client.release(new Error('put aborted'));
+      });
+    };
+    abort.addEventListener('abort', onAbort, { once: true });
     try {
       const chunks = await this.#plan(client, rows);
       await this.#write(client, chunks, report);
     } catch (error) {
       this.#tables.clear();
+      if (abort.aborted)
+        throw new ConnectError(`put aborted (${String(abort.reason)}): nothing was committed`);
       broken = !(error instanceof ConnectError) && breaksConnection(error);
       throw toConnectError(error, 'writing to PostgreSQL failed');
     } finally {
-      client.release(broken);
+      settled = true;
+      abort.removeEventListener('abort', onAbort);
+      if (!released) client.release(broken || abort.aborted);
     }
   }
 
@@ -326,4 +346,18 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else group.push(item);
   }
   return groups;
+}
+
+/** Cancels the statement a backend is running (pg_cancel_backend), on a connection of its own. */
+async function cancelBackend(cfg: PostgresSinkSettings, pid: number): Promise<void> {
+  const client = new pg.Client(poolConfig(cfg));
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT pg_cancel_backend($1)', [pid]);
+  } catch {
+    // best effort: at worst the statement completes, and the redelivered records are written again
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
