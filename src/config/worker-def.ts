@@ -113,7 +113,7 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'low',
     group,
     documentation:
-      "How long a running put that is aborted (its locks are about to expire, `put.timeout.ms`, shutdown) gets to honour `context.abortSignal()` before its worker thread is terminated. A thread terminated this way takes every other put running on it: those batches are released (share) or retried (classic), never acknowledged, and counted as `putsLostWithThread`.",
+      'How long a running put that is aborted (its locks are about to expire, `put.timeout.ms`, shutdown) gets to honour `context.abortSignal()` before its worker thread is terminated. A thread terminated this way takes every other put running on it: those batches are released (share) or retried (classic), never acknowledged, and counted as `putsLostWithThread`.',
   })
   .define({
     name: 'listeners',

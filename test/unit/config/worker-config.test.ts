@@ -13,6 +13,8 @@ describe('compileWorkerConfig', () => {
       converters: DEFAULT_CONVERTERS,
       consumer: {},
       poolThreads: availableParallelism(),
+      poolPutsPerThread: 16,
+      poolAbortGraceMs: 1000,
       shutdownGraceMs: 5000,
       listeners: [],
       bootstrapTimeoutMs: 30_000,
