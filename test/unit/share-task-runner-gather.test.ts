@@ -1,0 +1,111 @@
+/**
+ * While a task's put runs, the batches it fetches gather for its next put, up to max.poll.records
+ * (ADR 0007); each batch of a put is still acknowledged on its own, with its own disposition.
+ */
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ShareTaskRunner } from '../../src/actors/share-task-runner.js';
+import { LockSupervisor } from '../../src/actors/supervisor.js';
+import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
+import type { PartitionAckResult, ShareConsumer, ShareRecord } from '../../src/kafka/share/share-consumer.js';
+import type { PutPool } from '../../src/pool/put-pool.js';
+import type { PutResult } from '../../src/pool/protocol.js';
+
+const logger = pino({ level: 'silent' });
+const BATCH = 10;
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** Serves `batches` batches of BATCH records at once, then empty answers after 5 ms. */
+class BacklogConsumer {
+  readonly acquisitionLockTimeoutMs = 30_000;
+  readonly acks: string[] = [];
+  polls = 0;
+  constructor(private readonly batches: number) {}
+  async subscribe(): Promise<void> {}
+  async renewSupported(): Promise<boolean> {
+    return false;
+  }
+  poll(): Promise<ShareRecord[]> {
+    const n = this.polls++;
+    if (n >= this.batches) return new Promise((resolve) => setTimeout(() => resolve([]), 5));
+    return Promise.resolve(
+      Array.from({ length: BATCH }, (_, i) => ({
+        topic: 't',
+        partition: 0,
+        offset: n * BATCH + i,
+        timestamp: 0,
+        timestampType: 'CreateTime' as const,
+        key: null,
+        value: null,
+        headers: [],
+        deliveryCount: 1,
+      })),
+    );
+  }
+  acknowledge(records: readonly ShareRecord[], type: string): Promise<PartitionAckResult[]> {
+    const offsets = records.map((r) => r.offset);
+    this.acks.push(`${type} ${offsets[0]}..${offsets.at(-1)}`);
+    return Promise.resolve([{ topic: 't', partition: 0, type, offsets, error: null } as PartitionAckResult]);
+  }
+  async close(): Promise<void> {}
+}
+
+/** Puts that end when the test says, with the result it gives. */
+class HeldPool {
+  readonly puts: Array<{ first: number; count: number; end: (r: Partial<PutResult>) => void }> = [];
+  put(_task: unknown, records: readonly { offset: number }[]): Promise<PutResult> {
+    return new Promise((resolve) => {
+      const stats = { durationMs: 1, convertMs: 0, converterFailures: [], threadId: 1, taskStarted: false };
+      this.puts.push({
+        first: records[0]!.offset,
+        count: records.length,
+        end: (r) => resolve({ kind: 'ok', ...stats, ...r } as PutResult),
+      });
+    });
+  }
+}
+
+describe('ShareTaskRunner: batches gather for the next put', () => {
+  it('a put carries the batches fetched while the previous one ran, up to max.poll.records', async () => {
+    const consumer = new BacklogConsumer(6);
+    const pool = new HeldPool();
+    const runner = new ShareTaskRunner({
+      ...{ connector: 'c', taskId: 0, topics: ['t'], poolTask: { id: 'c-0', props: {} }, logger },
+      consumer: consumer as unknown as ShareConsumer,
+      pool: pool as unknown as PutPool,
+      supervisor: new LockSupervisor({ logger, clock: new SimulatedClock(), lockDurationMs: 30_000 }),
+      maxInFlightBatches: 1,
+      maxPollRecords: 25,
+      errorsTolerance: 'all',
+      shutdownGraceMs: 0,
+    });
+    await runner.start();
+    await settle();
+    // the first batch went at once; then fetching stopped with 25+ records waiting
+    expect(pool.puts.map((p) => [p.first, p.count])).toEqual([[0, 10]]);
+    expect(consumer.polls).toBe(4);
+    pool.puts[0]!.end({});
+    await settle();
+    // batches 2 and 3 in one put (a third would pass 25 records)
+    expect(pool.puts.map((p) => [p.first, p.count])).toEqual([
+      [0, 10],
+      [10, 20],
+    ]);
+    // record 12 of the put is record 2 of batch 3 (offsets 20..29): only that batch is partial
+    pool.puts[1]!.end({ kind: 'perRecord', rejected: [{ index: 12, message: 'errant' }] });
+    await settle();
+    expect(consumer.acks).toEqual(
+      expect.arrayContaining(['accept 0..9', 'accept 10..19', 'accept 20..29', 'reject 22..22']),
+    );
+    expect(consumer.acks).not.toContain('reject 12..12');
+    expect(pool.puts[2]).toMatchObject({ first: 30 });
+    for (const p of pool.puts.slice(2)) p.end({});
+    await settle();
+    const stopping = runner.stop();
+    for (const p of pool.puts.slice(3)) p.end({});
+    await stopping;
+    expect(runner.counters.snapshot()).toMatchObject({ batches: 6, recordsPut: 60 });
+  });
+});
