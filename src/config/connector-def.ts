@@ -130,7 +130,7 @@ export const CONNECTOR_BASE_DEF = new ConfigDef()
     importance: 'medium',
     group: connector,
     documentation:
-      'Batches a task works on at once: in share mode, fetched and not yet put (each holds record locks; a batch whose put ended is acknowledged on the next ShareFetch and no longer counts); in classic mode, partitions whose batches are put concurrently.',
+      "Puts a task runs at once. In share mode a put carries every batch fetched while the task's previous puts ran, up to `max.poll.records` records (ADR 0007), and a further put starts only when a whole put's worth waits; records fetched ahead hold locks, at most `max.poll.records` beyond the puts in flight. In classic mode, partitions whose batches are put concurrently.",
   });
 
 export const ERRORS_DEF = new ConfigDef()
