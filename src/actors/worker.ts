@@ -52,13 +52,15 @@ export class Worker {
       this.census.inspect(event);
     };
     this.config = options.worker;
-    this.log = (options.logger ?? defaultLogger()).child({ component: 'worker' });
+    const logger = options.logger ?? defaultLogger();
+    this.log = logger.child({ component: 'worker' });
     this.runtimes = options.connectors.map(
       (c) =>
         new ConnectorRuntime(
           c,
           options.worker,
-          this.log,
+          // not this.log: the runtime's pool and Kafka clients bind their own `component`
+          logger,
           (connector, taskId, error) => this.failures.push({ connector, taskId, error }),
           inspect,
         ),

@@ -7,25 +7,23 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { checkConnectorCode, connectorKeyWarningsOf } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
 import { ConfigError, isSharesinkError } from '../errors.js';
+import { LOG_LEVELS } from '../config/worker-def.js';
 import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
 import { toDot, toMermaid } from '../machines/diagram.js';
 import { checkClusterFor } from './check-cluster.js';
 import { compileFiles } from './compile-files.js';
+import { chooseLogLevel, createCliLogger, LOG_FORMATS, type LogFormat } from './cli-logger.js';
 import { showProgress } from './progress.js';
+import { StatusLine } from './status-line.js';
 
 const MACHINES = { batch: batchMachine, task: taskMachine, connector: connectorMachine } as const;
-
-function makeLogger(level: string | undefined, interactive: boolean): Logger {
-  // a terminal gets the live progress line and only warnings; pipes get JSON logs at info
-  return pino({ name: 'sharesink', level: level ?? (interactive ? 'warn' : 'info') }, pino.destination(2));
-}
 
 function reportError(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
@@ -34,14 +32,27 @@ function reportError(err: unknown): number {
   return code === 'SHARESINK_CONFIG_INVALID' ? 2 : 1;
 }
 
+interface StandaloneOptions {
+  summaryFile?: string;
+  logLevel?: string;
+  logFormat?: LogFormat;
+  progress?: boolean;
+}
+
 async function standalone(
   workerFile: string,
   connectorFiles: string[],
-  opts: { summaryFile?: string; logLevel?: string; progress?: boolean },
+  opts: StandaloneOptions,
 ): Promise<void> {
   const interactive = opts.progress !== false && process.stderr.isTTY === true;
-  const logger = makeLogger(opts.logLevel, interactive);
   const { worker, connectors } = await compileFiles(workerFile, connectorFiles);
+  const statusLine = interactive ? new StatusLine(process.stderr) : undefined;
+  const logger = createCliLogger({
+    level: chooseLogLevel(opts.logLevel, worker.logLevel, interactive),
+    format: opts.logFormat ?? 'auto',
+    stderr: process.stderr,
+    statusLine,
+  });
   // before any task starts: an unreachable cluster, a missing topic, share groups turned off or a refused
   // topic or group is said once, here, rather than by every task's client, and exits with code 1
   await checkClusterFor(worker, connectors, {
@@ -76,7 +87,7 @@ async function standalone(
     process.stderr.write(
       `sharesink: running ${connectors.map((c) => `${c.name} (${c.groupProtocol})`).join(', ')}; Ctrl-C stops gracefully\n`,
     );
-    stopProgress = showProgress(w, process.stderr);
+    stopProgress = showProgress(w, statusLine!);
   }
 }
 
@@ -132,14 +143,23 @@ export function buildProgram(): Command {
     .argument('<worker.properties>', 'worker config (bootstrap.servers, converters, consumer.*)')
     .argument('<connector...>', 'connector configs (.properties or .json)')
     .option('--summary-file <path>', 'write a JSON summary of every connector counter on shutdown')
-    .option('--log-level <level>', 'pino log level (default: warn on a terminal, info otherwise)')
+    .addOption(
+      new Option(
+        '--log-level <level>',
+        "log level; wins over the worker file's log.level (default: warn on a terminal, info otherwise)",
+      ).choices(LOG_LEVELS),
+    )
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'readable lines (pretty) or JSON; auto: pretty on a terminal, JSON otherwise',
+      )
+        .choices(LOG_FORMATS)
+        .default('auto'),
+    )
     .option('--no-progress', 'no live progress line, even on a terminal')
     .action(async (workerFile: string, connectorFiles: string[], opts) => {
-      await standalone(
-        workerFile,
-        connectorFiles,
-        opts as { summaryFile?: string; logLevel?: string; progress?: boolean },
-      );
+      await standalone(workerFile, connectorFiles, opts as StandaloneOptions);
     });
 
   program

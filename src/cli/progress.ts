@@ -1,8 +1,9 @@
 /**
- * A one-line live view of a running worker for interactive terminals (stderr, redrawn in place).
- * Non-interactive runs get JSON logs instead; this never writes there.
+ * A one-line live view of a running worker for interactive terminals (stderr, redrawn in place, log
+ * lines scrolling above it through the same StatusLine). Non-interactive runs never get it.
  */
 import type { Worker } from '../actors/worker.js';
+import type { StatusLine } from './status-line.js';
 
 export function formatProgress(worker: Worker): string {
   return worker
@@ -28,13 +29,13 @@ export function formatProgress(worker: Worker): string {
 }
 
 /** Redraws the progress line every `intervalMs` until the returned function is called. */
-export function showProgress(worker: Worker, stream: NodeJS.WriteStream, intervalMs = 500): () => void {
-  const draw = () => stream.write(`\r\x1b[2K${formatProgress(worker).slice(0, (stream.columns || 200) - 1)}`);
+export function showProgress(worker: Worker, line: StatusLine, intervalMs = 500): () => void {
+  const draw = () => line.show(formatProgress(worker));
   const timer = setInterval(draw, intervalMs);
   timer.unref();
   return () => {
     clearInterval(timer);
     draw();
-    stream.write('\n');
+    line.end();
   };
 }

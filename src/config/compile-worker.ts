@@ -72,6 +72,7 @@ export function validateWorkerConfig(props: Readonly<Record<string, string>>): W
     poolAbortGraceMs: values['pool.abort.grace.ms'],
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
     listeners: values['listeners'],
+    logLevel: values['log.level']?.toLowerCase(),
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],
     raw: { ...props },
     warnings,

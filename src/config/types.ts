@@ -38,6 +38,8 @@ export interface WorkerConfig {
    * Optional so that hand-built WorkerConfigs in tests need not list it.
    */
   readonly listeners?: readonly string[];
+  /** `log.level`, lower-cased; undefined leaves the choice to the embedder (the CLI: its own default). */
+  readonly logLevel?: string;
   /** The raw properties, for connectors that read worker settings. */
   readonly raw: Readonly<Record<string, string>>;
   /**

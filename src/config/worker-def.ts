@@ -6,6 +6,9 @@ import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from '.
 
 const group = 'worker';
 
+/** pino's levels, quietest last; `log.level` and `--log-level` take these. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
 /** `http://host:port` as Connect writes listeners; port 0 asks the OS for a free port. */
 export const LISTENER = /^http:\/\/(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]*):(\d{1,5})\/?$/;
 
@@ -144,4 +147,14 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     group,
     documentation:
       'How long stopping a task lets running puts finish before it aborts them; in share mode their records are then released for redelivery.',
+  })
+  .define({
+    name: 'log.level',
+    type: 'string',
+    default: null,
+    validator: oneOf(LOG_LEVELS, { caseInsensitive: true }),
+    importance: 'low',
+    group,
+    documentation:
+      "The worker's log level (pino's names). Default: `warn` on a terminal, `info` otherwise. `sharesink standalone --log-level` wins over it. At `debug` and below the terminal's readable lines also show error stacks.",
   });

@@ -3,14 +3,10 @@
  * user expects (Java consumer property names and defaults), logging through our pino logger, with every
  * compression codec the share path reads. Nothing here knows about connectors.
  */
-import { Kafka, logLevel, type ConsumerConfig, type logCreator } from 'kafkajs';
+import { Kafka, logLevel, type ConsumerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
-import {
-  kafkajsLogger,
-  registerKafkajsCompressionCodecs,
-  type SaslConfig,
-  type SslConfig,
-} from './kafkajs.js';
+import { pinoLogCreator } from './classic-log.js';
+import { registerKafkajsCompressionCodecs, type SaslConfig, type SslConfig } from './kafkajs.js';
 
 export interface ClassicClientOptions {
   /** Bootstrap addresses, `host:port`. */
@@ -37,32 +33,12 @@ export function createClassicKafka(options: ClassicClientOptions): Kafka {
     sasl: options.sasl as ConstructorParameters<typeof Kafka>[0]['sasl'],
     connectionTimeout: options.connectionTimeoutMs ?? 10_000,
     requestTimeout: options.requestTimeoutMs ?? 30_000,
-    // kafkajs filters by level before it formats anything, so ask only for what pino would keep
-    logLevel: logger.isLevelEnabled('trace')
-      ? logLevel.DEBUG
-      : logger.isLevelEnabled('info')
-        ? logLevel.INFO
-        : logLevel.WARN,
+    // kafkajs filters by level before it formats anything, so its per-request DEBUG lines are asked
+    // for only when pino keeps them; INFO always, few as they are, because "joined the group" is what
+    // ends a coordinator wait (classic-log.ts)
+    logLevel: logger.isLevelEnabled('trace') ? logLevel.DEBUG : logLevel.INFO,
     logCreator: pinoLogCreator(logger),
   });
-}
-
-function pinoLogCreator(logger: Logger): logCreator {
-  // one child logger per kafkajs namespace, not per line
-  const byNamespace = new Map<string, ReturnType<typeof kafkajsLogger>>();
-  return () =>
-    ({ namespace, level, log }) => {
-      let target = byNamespace.get(namespace);
-      if (target === undefined) {
-        target = kafkajsLogger(logger, namespace || 'kafkajs');
-        byNamespace.set(namespace, target);
-      }
-      const { message, timestamp: _t, logger: _l, ...extra } = log;
-      if (level === logLevel.ERROR) target.error(message, extra);
-      else if (level === logLevel.WARN) target.warn(message, extra);
-      else if (level === logLevel.INFO) target.info(message, extra);
-      else target.debug(message, extra);
-    };
 }
 
 export interface ClassicConsumerSettings {

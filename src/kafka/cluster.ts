@@ -18,6 +18,7 @@ import { KafkaConnectionError, KafkaError } from './errors.js';
 import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from './connection.js';
 import type { SaslConfig, SslConfig } from './kafkajs.js';
 import type { NodeEndpoint } from './protocol/api.js';
+import { StillWaiting } from './still-waiting.js';
 import { CoordinatorKeyType, FindCoordinator } from './protocol/messages/find-coordinator.js';
 import {
   Metadata,
@@ -197,7 +198,7 @@ export class KafkaCluster {
       port,
       nodeId,
       clientId: this.opts.clientId,
-      logger: this.logger.child({ broker: `${host}:${port}`, nodeId }),
+      logger: this.logger,
       ssl: this.opts.ssl,
       sasl: this.opts.sasl,
       connectionTimeoutMs: this.opts.connectionTimeoutMs,
@@ -209,18 +210,26 @@ export class KafkaCluster {
     if (this.closed) throw new KafkaConnectionError('cluster', 'the KafkaCluster is closed');
   }
 
-  /** Runs `attempt` until it succeeds, retrying connection errors with exponential backoff and jitter. */
+  /**
+   * Runs `attempt` until it succeeds, retrying connection errors with exponential backoff and jitter.
+   * `what` names what is awaited (`the coordinator of group g1`) for the one warning a long wait gets.
+   */
   private async withBackoff<T>(what: string, attempt: (n: number) => Promise<T>): Promise<T> {
     let delay = this.backoff.initialMs;
+    const waiting = new StillWaiting({ logger: this.logger, what });
+    waiting.begin();
     for (let n = 1; ; n++) {
       this.assertOpen();
       try {
-        return await attempt(n);
+        const result = await attempt(n);
+        waiting.succeeded();
+        return result;
       } catch (err) {
         const retriable = err instanceof KafkaConnectionError || (err instanceof KafkaError && err.retriable);
         if (!retriable || n >= this.backoff.maxAttempts) throw err;
         const wait = Math.round(delay * (0.8 + Math.random() * 0.4));
-        this.logger.warn({ err, attempt: n, retryInMs: wait }, `${what} failed; retrying`);
+        const reason = err instanceof KafkaError ? err.kafkaName : (err as Error).message;
+        waiting.failed(reason, { err, attempt: n, retryInMs: wait });
         await sleep(wait);
         delay = Math.min(delay * 2, this.backoff.maxMs);
       }
@@ -242,7 +251,7 @@ export class KafkaCluster {
     if (existing?.connected) return Promise.resolve(existing);
     const inFlight = this.pending.get(key);
     if (inFlight !== undefined) return inFlight;
-    const p = this.withBackoff(`connecting to node ${nodeId}`, async () => {
+    const p = this.withBackoff(`a connection to node ${nodeId}`, async () => {
       let node = this.nodesById.get(nodeId);
       if (node === undefined) {
         await this.refreshMetadata([]);
@@ -281,7 +290,7 @@ export class KafkaCluster {
     for (const [key, c] of this.conns) if (key.endsWith('/default') && c.connected) return Promise.resolve(c);
     if (this.bootstrapConn?.connected) return Promise.resolve(this.bootstrapConn);
     if (this.bootstrapPending !== undefined) return this.bootstrapPending;
-    const p = this.withBackoff('bootstrap', async (n) => {
+    const p = this.withBackoff('a connection to a bootstrap broker', async (n) => {
       // Known nodes first (the bootstrap list may be stale), then the bootstrap addresses, rotating per attempt.
       const candidates = [
         ...[...this.nodesById.values()].map((x) => ({ host: x.host, port: x.port })),
@@ -316,7 +325,7 @@ export class KafkaCluster {
   // ── metadata ────────────────────────────────────────────────────────────────────────────────────────
 
   private async metadata(request: MetadataRequest): Promise<MetadataResponseTopic[]> {
-    const res = await this.withBackoff('metadata', async () => {
+    const res = await this.withBackoff('the cluster metadata', async () => {
       const conn = await this.anyConnection();
       return conn.call(Metadata, request);
     });
@@ -393,7 +402,7 @@ export class KafkaCluster {
    * @throws KafkaError for the other errors (e.g. GROUP_AUTHORIZATION_FAILED).
    */
   async findGroupCoordinator(groupId: string): Promise<BrokerNode> {
-    return this.withBackoff(`finding the coordinator of group ${groupId}`, async () => {
+    return this.withBackoff(`the coordinator of group ${groupId}`, async () => {
       const conn = await this.anyConnection();
       const res = await conn.call(FindCoordinator, {
         keyType: CoordinatorKeyType.GROUP,

@@ -198,7 +198,8 @@ class KafkajsBrokerConnection implements BrokerConnection {
  * @throws KafkaConnectionError when the broker cannot be reached or authentication fails.
  */
 export async function openBrokerConnection(options: BrokerConnectionOptions): Promise<BrokerConnection> {
-  const logger = options.logger;
+  // bound here, where they are known, so that neither the caller nor a log call repeats them
+  const logger = options.logger.child({ broker: `${options.host}:${options.port}`, nodeId: options.nodeId });
   const handle = await openKafkajsConnection({
     host: options.host,
     port: options.port,
@@ -227,10 +228,7 @@ export async function openBrokerConnection(options: BrokerConnectionOptions): Pr
     const ranges = new Map<number, VersionRange>();
     for (const k of res.apiKeys) ranges.set(k.apiKey, { min: k.minVersion, max: k.maxVersion });
     await authenticateKafkajsConnection(handle, ranges);
-    logger.debug(
-      { broker: handle.address, nodeId: options.nodeId, apiVersionsVersion: version, apis: ranges.size },
-      'connected',
-    );
+    logger.debug({ apiVersionsVersion: version, apis: ranges.size }, 'connected');
     return new KafkajsBrokerConnection(handle, options, res, ranges);
   } catch (err) {
     await closeKafkajsConnection(handle);

@@ -90,9 +90,13 @@ const Encoder = require('kafkajs/src/protocol/encoder.js') as new () => KafkajsE
  */
 export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLogger {
   const child = logger.child({ kafkajs: namespace });
+  // kafkajs repeats fields the caller's logger may already bind (`broker` on a broker connection's
+  // logger): pino would write both, and a JSON line with a key twice is read differently by each parser
+  const bound = Object.keys(child.bindings());
   const strip = (extra: object | undefined): object => {
     if (extra === undefined) return {};
     const { data: _data, payload: _payload, ...rest } = extra as Record<string, unknown>;
+    for (const key of bound) delete rest[key];
     return rest;
   };
   return {

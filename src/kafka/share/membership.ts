@@ -14,6 +14,7 @@
 import type { Logger } from 'pino';
 import { KafkaError, KafkaErrorCode } from '../errors.js';
 import type { ShareTopicPartitions } from '../protocol/messages/share-group-heartbeat.js';
+import { StillWaiting } from '../still-waiting.js';
 import type { ShareTransport } from './transport.js';
 
 export interface MembershipOptions {
@@ -59,9 +60,15 @@ export class Membership {
   private awaiting = false;
   private awaitingSince: number | undefined;
   private joinedOnce: { promise: Promise<void>; resolve: () => void };
+  /** Retriable heartbeat failures (a coordinator still loading): debug, one WARN if they last. */
+  private readonly coordinatorWait: StillWaiting;
 
   constructor(opts: MembershipOptions) {
     this.opts = opts;
+    this.coordinatorWait = new StillWaiting({
+      logger: opts.logger,
+      what: `the share group coordinator of group ${opts.groupId}`,
+    });
     this.backoffMs = opts.retryBackoffMs ?? 100;
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
@@ -156,6 +163,7 @@ export class Membership {
         );
         return;
       }
+      this.coordinatorWait.succeeded();
       const wasJoining = this.epoch === 0;
       this.epoch = res.memberEpoch;
       if (res.heartbeatIntervalMs > 0) this.intervalMs = res.heartbeatIntervalMs;
@@ -210,7 +218,10 @@ export class Membership {
     } else {
       this.refreshCoordinator = true;
     }
-    logger.warn({ err: err.message, retryInMs: this.backoffMs }, 'share group heartbeat failed; retrying');
+    this.coordinatorWait.failed(err instanceof KafkaError ? err.kafkaName : err.message, {
+      err: err.message,
+      retryInMs: this.backoffMs,
+    });
     this.schedule(this.backoffMs);
     this.backoffMs = Math.min(this.backoffMs * 2, this.opts.retryBackoffMaxMs ?? 5000);
   }
