@@ -10,7 +10,7 @@
  * that is how a released batch (shutdown) comes back.
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
-import { logFailedRecords, type ErrorLogOptions } from './error-log.js';
+import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
@@ -30,24 +30,20 @@ import {
 } from '../machines/batch.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
 import type { Assignment, PutResult } from '../pool/protocol.js';
+import { deadLetterQueueFor, type ClassicDeadLetterQueue } from './errors/dead-letter-reporter.js';
+import { batchReason, putMessage, type DeadLetterReason } from './errors/reasons.js';
+import { TaskFailedError } from './errors/task-failed.js';
 import {
-  deadLetterQueueFor,
-  type ClassicDeadLetterQueue,
-  type DeadLetterReason,
-} from './classic-dead-letter.js';
-import {
-  batchReason,
-  classicPutEvent,
   errorCodeOf,
   failureMessage,
   nextRetryDelay,
-  putMessage,
+  putVerdict,
   type ClassicErrorsOptions,
-} from './classic-outcomes.js';
+} from './errors/tolerance.js';
 import { ClassicTaskCounters, classicRawRecords } from './classic-records.js';
-import { RetryBackoff } from './retry-backoff.js';
+import { RetryBackoff } from './errors/retry-backoff.js';
 
-export type { ClassicErrorsOptions } from './classic-outcomes.js';
+export type { ClassicErrorsOptions } from './errors/tolerance.js';
 
 export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'logger'> {
   readonly connector: string;
@@ -151,7 +147,7 @@ export class ClassicTaskRunner {
     consumer.on(consumer.events.CRASH, (e) => {
       const { error, restart } = e.payload;
       if (restart) this.log.warn({ err: error.message }, 'consumer crashed; kafkajs restarts it');
-      else this.fail(new Error(`task failed: the consumer crashed: ${error.message}`));
+      else this.fail(new TaskFailedError(`the consumer crashed: ${error.message}`, { cause: error }));
     });
     await consumer.connect();
     const topics: (string | RegExp)[] = [...(o.topics ?? [])];
@@ -323,7 +319,7 @@ export class ClassicTaskRunner {
           this.counters.onPut(result, work.records.length);
           if (result.kind === 'fatal')
             this.log.error({ batchId, code: result.code, err: result.message }, 'put failed');
-          send(batchId, classicPutEvent(result, this.tolerance, work.reasons));
+          send(batchId, putVerdict(result, 'classic', this.tolerance, work.reasons).event);
         });
       },
       abortPut: ({ batchId, reason }) => {
@@ -387,7 +383,7 @@ export class ClassicTaskRunner {
       case 'reject': {
         if (this.tolerance === 'none') {
           const why = failureMessage(work.lastPut, work.reasons);
-          this.fail(new Error(`task failed: ${why} (errors.tolerance=none; offsets not committed)`));
+          this.fail(new TaskFailedError(`${why} (errors.tolerance=none; offsets not committed)`));
           return;
         }
         await this.deadLetter(
@@ -420,7 +416,11 @@ export class ClassicTaskRunner {
       this.counters.recordsDeadLettered += sent;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.fail(new Error(`task failed: could not write to dead letter topic ${this.dlq.topic}: ${message}`));
+      this.fail(
+        new TaskFailedError(`could not write to dead letter topic ${this.dlq.topic}: ${message}`, {
+          cause: err,
+        }),
+      );
       throw err;
     }
   }

@@ -8,7 +8,7 @@ import type { RawRecord } from '../connect/raw-record.js';
 import type { ShareRecord } from '../kafka/share/share-consumer.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
 import type { PutResult } from '../pool/protocol.js';
-import { RetryBackoff } from './retry-backoff.js';
+import { RetryBackoff } from './errors/retry-backoff.js';
 import type { TaskCounters } from './task-counters.js';
 
 /** What a put needs from its task runner. */

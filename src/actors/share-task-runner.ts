@@ -27,8 +27,11 @@ import type { LockSupervisor } from './supervisor.js';
 import { sliceResult } from './put-slice.js';
 import { putRetryingInPlace, type SharePutHost } from './share-put.js';
 import { TaskCounters } from './task-counters.js';
-import { RetryBackoff } from './retry-backoff.js';
-import { logFailedRecords, type ErrorLogOptions } from './error-log.js';
+import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
+import type { DeadLetterReason } from './errors/reasons.js';
+import { RetryBackoff } from './errors/retry-backoff.js';
+import { TaskFailedError } from './errors/task-failed.js';
+import { putVerdict } from './errors/tolerance.js';
 
 export interface ShareTaskRunnerOptions {
   readonly connector: string;
@@ -76,6 +79,8 @@ interface BatchWork {
   /** The put carrying this batch, once it is dispatched. */
   put: GroupPut | undefined;
   lastPut: PutResult | undefined;
+  /** Why records of the last put were bad, by batch index (for errors.log.enable). */
+  readonly reasons: Map<number, DeadLetterReason>;
 }
 
 /** One put of one or more batches: the first batch's `startPut` runs it, for all of them. */
@@ -201,7 +206,7 @@ export class ShareTaskRunner {
       input: { batchId: id, recordCount: records.length, mode: 'share', acquiredAt, deliveryCount },
       inspect: this.o.inspect,
     });
-    const work: BatchWork = { id, records, actor, put: undefined, lastPut: undefined };
+    const work: BatchWork = { id, records, actor, put: undefined, lastPut: undefined, reasons: new Map() };
     this.batches.set(id, work);
     this.waiting.push(work);
     this.waitingRecords += records.length;
@@ -275,7 +280,7 @@ export class ShareTaskRunner {
     if (d.kind === 'reject' || d.kind === 'partial') this.logRejected(work, d);
     if (d.kind === 'reject' && d.reason === 'fatal' && (this.o.errorsTolerance ?? 'none') === 'none') {
       const message = work.lastPut && 'message' in work.lastPut ? work.lastPut.message : 'put failed';
-      this.fail(new Error(`task failed: ${message} (errors.tolerance=none; the batch was rejected)`));
+      this.fail(new TaskFailedError(`${message} (errors.tolerance=none; the batch was rejected)`));
     }
   }
 
@@ -295,9 +300,6 @@ export class ShareTaskRunner {
     d: Extract<BatchOutput['disposition'], { kind: 'reject' | 'partial' }>,
   ): void {
     const put = work.lastPut;
-    const perRecord = new Map<number, string>();
-    for (const f of put?.converterFailures ?? []) perRecord.set(f.index, f.message);
-    if (put?.kind === 'perRecord') for (const r of put.rejected) perRecord.set(r.index, r.message);
     const whole = put && 'message' in put ? put.message : d.kind === 'reject' ? d.reason : 'rejected';
     const indexes = d.kind === 'partial' ? d.rejectedOffsets : work.records.map((_, i) => i);
     logFailedRecords(
@@ -306,7 +308,7 @@ export class ShareTaskRunner {
       work.id,
       work.records,
       indexes,
-      (i) => perRecord.get(i) ?? whole,
+      (i) => work.reasons.get(i)?.message ?? whole,
     );
   }
 
@@ -395,34 +397,14 @@ export class ShareTaskRunner {
     };
   }
 
-  /** Maps a put result to the batch event; converter failures count as errant records. */
+  /** Maps a put result to the batch event (errors/tolerance.ts); converter failures are errant records. */
   private eventFor(work: BatchWork, result: PutResult): BatchEvent {
-    const badIndexes = new Set<number>();
-    for (const f of result.converterFailures) badIndexes.add(f.index);
-    switch (result.kind) {
-      case 'ok':
-        if (badIndexes.size === 0) return { type: 'PUT_OK' };
-        break;
-      case 'perRecord':
-        for (const r of result.rejected) badIndexes.add(r.index);
-        break;
-      case 'retriable':
-        this.backoff.failed(result.backoffMs);
-        return { type: 'PUT_RETRIABLE', error: result.message };
-      case 'fatal':
-        this.log.error({ code: result.code, err: result.message }, 'put failed');
-        return { type: 'PUT_FATAL', error: result.message };
-      case 'aborted':
-        return { type: 'ABORTED' };
-    }
-    this.backoff.succeeded();
-    if (badIndexes.size > 0 && (this.o.errorsTolerance ?? 'none') === 'none') {
-      const f = result.converterFailures[0];
-      if (f) this.fail(new Error(`task failed: ${f.message} (errors.tolerance=none)`));
-    }
-    const rejectedOffsets: number[] = [];
-    for (const i of badIndexes) rejectedOffsets.push(i);
-    return { type: 'PUT_PER_RECORD', rejectedOffsets };
+    const verdict = putVerdict(result, 'share', this.o.errorsTolerance ?? 'none', work.reasons);
+    if (result.kind === 'retriable') this.backoff.failed(result.backoffMs);
+    else if (result.kind === 'ok' || result.kind === 'perRecord') this.backoff.succeeded();
+    if (result.kind === 'fatal') this.log.error({ code: result.code, err: result.message }, 'put failed');
+    if (verdict.failure) this.fail(verdict.failure);
+    return verdict.event;
   }
 
   /** Sends the batch's acknowledgements; resolves with null or the first error code. */

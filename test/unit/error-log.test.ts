@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { logFailedRecords } from '../../src/actors/error-log.js';
+import { logFailedRecords } from '../../src/actors/errors/log-reporter.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];

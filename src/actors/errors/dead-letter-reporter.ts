@@ -1,13 +1,14 @@
 /**
- * Connect's dead-letter queue for classic mode (`errors.deadletterqueue.topic.name`): the original
+ * The dead-letter reporter of classic mode: Connect's dead-letter queue (`errors.deadletterqueue.topic.name`): the original
  * record's key, value, timestamp and headers, plus — with `errors.deadletterqueue.context.headers.enable`
  * — the `__connect.errors.*` headers that Connect's DeadLetterQueueReporter writes, under its exact names
  * and with every value a UTF-8 string, so existing DLQ tooling reads ours unchanged.
  */
 import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { RawRecord } from '../connect/raw-record.js';
-import type { ClassicErrorsOptions } from './classic-outcomes.js';
+import type { RawRecord } from '../../connect/raw-record.js';
+import type { DeadLetterReason } from './reasons.js';
+import type { ClassicErrorsOptions } from './tolerance.js';
 
 export const DLQ_HEADERS = {
   topic: '__connect.errors.topic',
@@ -21,19 +22,6 @@ export const DLQ_HEADERS = {
   exceptionMessage: '__connect.errors.exception.message',
   exceptionStacktrace: '__connect.errors.exception.stacktrace',
 } as const;
-
-/** Connect names the executing class of a put failure after the SinkTask interface, not the task. */
-export const SINK_TASK_CLASS = 'org.apache.kafka.connect.sink.SinkTask';
-
-/** Why one record is dead-lettered, in the terms of Connect's ProcessingContext. */
-export interface DeadLetterReason {
-  /** Connect's Stage: TASK_PUT, KEY_CONVERTER, VALUE_CONVERTER, HEADER_CONVERTER. */
-  readonly stage: string;
-  readonly executingClass: string;
-  readonly exceptionClass: string;
-  readonly message: string;
-  readonly stack?: string | undefined;
-}
 
 export interface DeadLetterQueueOptions {
   readonly topic: string;
@@ -162,10 +150,4 @@ const EMPTY = Buffer.alloc(0);
 
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** The error's class as its stack names it (`RetriableError: …`), else `Error`. */
-export function exceptionClassOf(stack: string | undefined): string {
-  const match = stack === undefined ? null : /^([A-Za-z_$][\w$.]*)(?::|$)/.exec(stack);
-  return match?.[1] ?? 'Error';
 }

@@ -2,11 +2,12 @@
  * What a put result means in classic mode: the batch event it becomes, and — for records that end up in
  * the dead letter topic — the Connect-style reason each one carries.
  */
-import type { ErrorsConfig } from '../config/types.js';
-import type { BatchEvent } from '../machines/batch.js';
-import type { ConverterFailureInfo, PutResult } from '../pool/protocol.js';
+import type { ErrorsConfig } from '../../config/types.js';
+import type { BatchEvent, BatchMode } from '../../machines/batch.js';
+import type { PutResult } from '../../pool/protocol.js';
 import type { RetryBackoff } from './retry-backoff.js';
-import { exceptionClassOf, SINK_TASK_CLASS, type DeadLetterReason } from './classic-dead-letter.js';
+import { converterReason, SINK_TASK_CLASS, type DeadLetterReason } from './reasons.js';
+import { TaskFailedError } from './task-failed.js';
 
 export type ClassicErrorsOptions = Partial<
   Pick<
@@ -22,20 +23,33 @@ export type ClassicErrorsOptions = Partial<
   readonly deadLetterQueueReplicationFactor?: number;
 };
 
+/** What a put result comes to: the batch event, and the task's failure when tolerance ends it. */
+export interface PutVerdict {
+  readonly event: BatchEvent;
+  readonly failure?: TaskFailedError | undefined;
+}
+
 /**
- * The batch event for a put result. `reasons` is refilled with every bad record of this attempt, by batch
- * index: converter failures count as errant records, as the errant record reporter's do.
+ * Connect's RetryWithToleranceOperator, for the put stage of both modes: the batch event for a put
+ * result under `errors.tolerance`. `reasons` is refilled with every bad record of this attempt, by
+ * batch index: converter and transform failures count as errant records, as the errant record
+ * reporter's do.
+ * - classic, `none`: an errant record fails the put, as Connect's reporter throws under `none`
+ *   (PUT_FATAL: the task fails with its offsets not committed);
+ * - share, `none`: the errant records are REJECTed and the rest ACCEPTed, and a converter or transform
+ *   failure also fails the task (a record the task reported itself does not: the task chose to).
  */
-export function classicPutEvent(
+export function putVerdict(
   result: PutResult,
+  mode: BatchMode,
   tolerance: 'none' | 'all',
   reasons: Map<number, DeadLetterReason>,
-): BatchEvent {
+): PutVerdict {
   reasons.clear();
   for (const f of result.converterFailures) reasons.set(f.index, converterReason(f));
   switch (result.kind) {
     case 'ok':
-      if (reasons.size === 0) return { type: 'PUT_OK' };
+      if (reasons.size === 0) return { event: { type: 'PUT_OK' } };
       break;
     case 'perRecord':
       for (const r of result.rejected)
@@ -48,15 +62,19 @@ export function classicPutEvent(
         });
       break;
     case 'retriable':
-      return { type: 'PUT_RETRIABLE', error: result.message };
+      return { event: { type: 'PUT_RETRIABLE', error: result.message } };
     case 'fatal':
-      return { type: 'PUT_FATAL', error: result.message };
+      return { event: { type: 'PUT_FATAL', error: result.message } };
     case 'aborted':
-      return { type: 'ABORTED' };
+      return { event: { type: 'ABORTED' } };
   }
-  // Connect's reporter throws under errors.tolerance=none, which fails put() and so the task
-  if (tolerance === 'none') return { type: 'PUT_FATAL', error: 'errant record' };
-  return { type: 'PUT_PER_RECORD', rejectedOffsets: [...reasons.keys()] };
+  if (tolerance === 'none' && mode === 'classic')
+    return { event: { type: 'PUT_FATAL', error: 'errant record' } };
+  const event: BatchEvent = { type: 'PUT_PER_RECORD', rejectedOffsets: [...reasons.keys()] };
+  const converted = result.converterFailures[0];
+  if (tolerance === 'none' && converted !== undefined)
+    return { event, failure: new TaskFailedError(`${converted.message} (errors.tolerance=none)`) };
+  return { event };
 }
 
 /**
@@ -76,38 +94,11 @@ export function nextRetryDelay(
   return Math.min(backoff.failed(put?.kind === 'retriable' ? put.backoffMs : undefined), left);
 }
 
-/** Why the whole batch failed (fatal put, retries exhausted): the reason of records without their own. */
-export function batchReason(put: PutResult | undefined): DeadLetterReason {
-  const stack = put && 'stack' in put ? put.stack : undefined;
-  return {
-    stage: 'TASK_PUT',
-    executingClass: SINK_TASK_CLASS,
-    exceptionClass: exceptionClassOf(stack),
-    message: putMessage(put),
-    stack,
-  };
-}
-
 /** The message a task failure reports: the put's error, else the first bad record's. */
 export function failureMessage(put: PutResult | undefined, reasons: Map<number, DeadLetterReason>): string {
   if (put?.kind === 'fatal' || put?.kind === 'retriable') return put.message;
   const [first] = reasons.values();
   return first?.message ?? 'errant record';
-}
-
-/** Connect's stage names: KEY_CONVERTER, VALUE_CONVERTER, HEADER_CONVERTER, TRANSFORMATION. */
-function converterReason(f: ConverterFailureInfo): DeadLetterReason {
-  const transform = f.part === 'transform';
-  return {
-    stage: transform ? 'TRANSFORMATION' : `${f.part.toUpperCase()}_CONVERTER`,
-    executingClass: f.converter,
-    exceptionClass: transform ? 'TransformError' : 'ConverterError',
-    message: f.message,
-  };
-}
-
-export function putMessage(put: PutResult | undefined): string {
-  return put && 'message' in put ? put.message : 'put failed';
 }
 
 /** kafkajs protocol errors by their type (REBALANCE_IN_PROGRESS, …), anything else by its message. */
