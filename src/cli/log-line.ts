@@ -71,7 +71,9 @@ function isErrorLike(value: unknown): value is { message: string; stack?: unknow
 
 function render(value: unknown): string {
   if (typeof value === 'string') return quote(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  // timings are measured in fractional ms; two decimals are all a reader wants
+  if (typeof value === 'number') return String(Number.isInteger(value) ? value : Number(value.toFixed(2)));
+  if (typeof value === 'boolean' || value === null) return String(value);
   return cut(oneLine(JSON.stringify(value) ?? String(value)));
 }
 

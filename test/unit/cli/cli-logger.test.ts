@@ -123,12 +123,13 @@ describe('formatLogMessage', () => {
         note: 'two words',
         topics: ['a', 'b'],
         ok: true,
+        putMs: 514.1896749999978,
         stack: 'kafkajs stack',
       },
       { stacks: false },
     );
     expect(text).toBe(
-      '[rest] line one line two  url=http://127.0.0.1:8083 note="two words" topics=["a","b"] ok=true',
+      '[rest] line one line two  url=http://127.0.0.1:8083 note="two words" topics=["a","b"] ok=true putMs=514.19',
     );
   });
 
