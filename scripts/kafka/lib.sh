@@ -9,21 +9,40 @@
 #   KAFKA_START_TIMEOUT    seconds to wait for the broker to answer (default 90)
 #   KAFKA_STOP_TIMEOUT     seconds between SIGTERM and SIGKILL (default 30)
 #   KAFKA_HOME_DIR         state root (default <repo>/.kafka)
+#   KAFKA_SECURE           1: the secured broker instead (TLS, SASL_SSL + SCRAM, mTLS, ACLs); its own
+#                          node on KAFKA_PORT (default 9392), SASL_SSL on port + 2, mTLS on port + 3.
+#                          It runs beside the plaintext broker on 9092, which it never touches.
 
 KAFKA_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$KAFKA_SCRIPTS_DIR/../.." && pwd)"
 
 KAFKA_VERSION="${KAFKA_VERSION:-4.4.0}"
-KAFKA_PORT="${KAFKA_PORT:-9092}"
+KAFKA_SECURE="${KAFKA_SECURE:-0}"
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  KAFKA_PORT="${KAFKA_PORT:-9392}"
+else
+  KAFKA_PORT="${KAFKA_PORT:-9092}"
+fi
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx768m}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 KAFKA_STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
 KAFKA_HOME_DIR="${KAFKA_HOME_DIR:-$REPO_ROOT/.kafka}"
+# secured broker only: its TLS listeners, and the CA / certificates secure-certs.sh writes (once, shared
+# by every version and port, so the tests find them at one path)
+KAFKA_SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-$((KAFKA_PORT + 2))}"
+KAFKA_MTLS_PORT="${KAFKA_MTLS_PORT:-$((KAFKA_PORT + 3))}"
+SECURE_DIR="$KAFKA_HOME_DIR/secure"
+SECURE_STORE_PASSWORD="changeit"
 
 VERSION_DIR="$KAFKA_HOME_DIR/$KAFKA_VERSION"
 CLASSPATH_FILE="$VERSION_DIR/broker.cp"
-NODE_DIR="$VERSION_DIR/node-$KAFKA_PORT"
+# a secured node has its own directory: its storage is formatted with SCRAM users, a plaintext one's is not
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  NODE_DIR="$VERSION_DIR/node-$KAFKA_PORT-secure"
+else
+  NODE_DIR="$VERSION_DIR/node-$KAFKA_PORT"
+fi
 DATA_DIR="$NODE_DIR/data"
 LOG_DIR="$NODE_DIR/logs"
 RUN_DIR="$KAFKA_HOME_DIR/run"

@@ -2,12 +2,18 @@
 # Starts the local single-node Kafka broker (KRaft, combined broker+controller) on
 # 127.0.0.1:${KAFKA_PORT:-9092}, fetching Kafka ${KAFKA_VERSION:-4.4.0} from Maven Central on first use.
 # Idempotent: if our broker already runs on the port, it says so and exits 0.
-# See docs/development.md.
+# KAFKA_SECURE=1 starts the secured broker instead (default port 9392; TLS, SASL_SSL with SCRAM users,
+# mTLS, ACLs): certificates from secure-certs.sh, server-secure.properties.template on top of the
+# plaintext template. See docs/development.md.
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 require_java
+mkdir -p "$RUN_DIR"
+# two starts on one port at once (two test runs, CI and a developer) would format and launch twice
+exec 9>"$RUN_DIR/broker-$KAFKA_PORT.lock"
+flock -w 180 9 || die "another start.sh on port $KAFKA_PORT did not finish within 180 s"
 clean_stale_pid
 
 pid="$(live_pid)"
@@ -33,11 +39,32 @@ fi
 if port_open "$KAFKA_CONTROLLER_PORT"; then
   die "controller port 127.0.0.1:$KAFKA_CONTROLLER_PORT is taken; set KAFKA_CONTROLLER_PORT to a free port"
 fi
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  for p in "$KAFKA_SASL_SSL_PORT" "$KAFKA_MTLS_PORT"; do
+    port_open "$p" && die "port 127.0.0.1:$p (a secured listener) is taken; set KAFKA_PORT to another base port"
+  done
+  bash "$KAFKA_SCRIPTS_DIR/secure-certs.sh" "$SECURE_DIR"
+fi
 
 mkdir -p "$DATA_DIR" "$LOG_DIR" "$RUN_DIR"
 CONFIG="$NODE_DIR/server.properties"
-sed -e "s|@PORT@|$KAFKA_PORT|g" -e "s|@CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" -e "s|@DATA_DIR@|$DATA_DIR|g" \
-  "$KAFKA_SCRIPTS_DIR/server.properties.template" >"$CONFIG"
+templates=("$KAFKA_SCRIPTS_DIR/server.properties.template")
+[[ "$KAFKA_SECURE" == 1 ]] && templates+=("$KAFKA_SCRIPTS_DIR/server-secure.properties.template")
+# the secured template's keys come last: java.util.Properties keeps the last value of a key
+cat "${templates[@]}" | sed -e "s|@PORT@|$KAFKA_PORT|g" -e "s|@CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+  -e "s|@DATA_DIR@|$DATA_DIR|g" -e "s|@SASL_SSL_PORT@|$KAFKA_SASL_SSL_PORT|g" \
+  -e "s|@MTLS_PORT@|$KAFKA_MTLS_PORT|g" -e "s|@SECURE_DIR@|$SECURE_DIR|g" \
+  -e "s|@STORE_PASSWORD@|$SECURE_STORE_PASSWORD|g" >"$CONFIG"
+
+# SCRAM credentials live in the cluster metadata: written at format time, so they exist before the
+# first client connects (names and passwords are test fixtures, listed in docs/development.md)
+scram_args=()
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  for user in admin:admin-secret sharesink:sharesink-secret sharesink-noacl:noacl-secret; do
+    scram_args+=(--add-scram "SCRAM-SHA-512=[name=${user%%:*},password=${user#*:}]")
+  done
+  scram_args+=(--add-scram "SCRAM-SHA-256=[name=sharesink,password=sharesink-secret]")
+fi
 
 t0=$SECONDS
 if [[ ! -f "$DATA_DIR/meta.properties" ]]; then
@@ -48,7 +75,8 @@ if [[ ! -f "$DATA_DIR/meta.properties" ]]; then
   done
   log "formatting KRaft storage in $DATA_DIR (cluster id $cluster_id)"
   # same jars as the broker: storage formatted by a newer Kafka is not readable by an older one
-  if ! run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$LOG_DIR/format.log" 2>&1; then
+  if ! run_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" "${scram_args[@]}" \
+    >"$LOG_DIR/format.log" 2>&1; then
     cat "$LOG_DIR/format.log" >&2
     die "formatting the storage failed (log: $LOG_DIR/format.log)"
   fi
@@ -65,8 +93,12 @@ nohup java $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutO
   -cp "$(cat "$CLASSPATH_FILE")" kafka.Kafka "$CONFIG" >"$LOG_DIR/stdout.log" 2>&1 </dev/null &
 pid=$!
 echo "$pid" >"$PID_FILE"
+secure_json=""
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  secure_json=", \"secure\": true, \"saslSslPort\": $KAFKA_SASL_SSL_PORT, \"mtlsPort\": $KAFKA_MTLS_PORT, \"secureDir\": \"$SECURE_DIR\""
+fi
 cat >"$STATE_FILE" <<JSON
-{"pid": $pid, "version": "$KAFKA_VERSION", "port": $KAFKA_PORT, "controllerPort": $KAFKA_CONTROLLER_PORT, "classpathFile": "$CLASSPATH_FILE", "logDir": "$LOG_DIR", "dataDir": "$DATA_DIR"}
+{"pid": $pid, "version": "$KAFKA_VERSION", "port": $KAFKA_PORT, "controllerPort": $KAFKA_CONTROLLER_PORT, "classpathFile": "$CLASSPATH_FILE", "logDir": "$LOG_DIR", "dataDir": "$DATA_DIR"$secure_json}
 JSON
 log "starting Kafka $KAFKA_VERSION (pid $pid) on 127.0.0.1:$KAFKA_PORT, controller 127.0.0.1:$KAFKA_CONTROLLER_PORT"
 
@@ -112,6 +144,17 @@ if ((level < 1)); then
   level="$(share_level "$features")"
 fi
 
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  # the TLS listeners open after PLAINTEXT; a test must not find them closed
+  until port_open "$KAFKA_SASL_SSL_PORT" && port_open "$KAFKA_MTLS_PORT"; do
+    kill -0 "$pid" 2>/dev/null || fail_start "the broker exited during startup"
+    ((SECONDS < deadline)) || fail_start "the secured listeners did not open within ${KAFKA_START_TIMEOUT}s"
+    sleep 0.5
+  done
+fi
 log "ready after $((SECONDS - t0)) s: Kafka $KAFKA_VERSION on 127.0.0.1:$KAFKA_PORT, share.version=$level"
+if [[ "$KAFKA_SECURE" == 1 ]]; then
+  log "secured: SASL_SSL on 127.0.0.1:$KAFKA_SASL_SSL_PORT, mTLS on 127.0.0.1:$KAFKA_MTLS_PORT, ACLs on; certificates in $SECURE_DIR"
+fi
 log "logs: $LOG_DIR/server.log (stdout/stderr: $LOG_DIR/stdout.log)"
 log "stop with: npm run kafka:stop"
