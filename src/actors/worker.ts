@@ -52,7 +52,7 @@ export class Worker {
       this.census.inspect(event);
     };
     this.config = options.worker;
-    const logger = options.logger ?? defaultLogger();
+    const logger = options.logger ?? defaultLogger(options.worker.logLevel);
     this.log = logger.child({ component: 'worker' });
     this.runtimes = options.connectors.map(
       (c) =>
