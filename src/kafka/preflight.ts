@@ -30,6 +30,7 @@ import { ShareFetch } from './protocol/messages/share-fetch.js';
 import { ShareGroupDescribe } from './protocol/messages/share-group-describe.js';
 import { ShareGroupHeartbeat } from './protocol/messages/share-group-heartbeat.js';
 import { UnknownTopicError } from './share/share-errors.js';
+import { tlsFailure } from './tls-errors.js';
 
 /** One reader of the cluster: a connector, say. */
 export interface PreflightTarget {
@@ -70,7 +71,8 @@ const COORDINATOR_WAIT_MS = 10_000;
  * Checks that the cluster can serve `targets`; resolves when it can (or when what remains is for the
  * runtime's retries).
  * @throws KafkaUnreachableError, ShareGroupsUnavailableError, UnknownTopicError, KafkaAuthorizationError,
- *   or the SASL failure (`SHARESINK_KAFKA_SASL`) as it came.
+ *   KafkaTlsError (a certificate refused either way, or a listener that is not TLS), or the SASL failure
+ *   (`SHARESINK_KAFKA_SASL`) as it came.
  */
 export async function checkKafkaCluster(options: PreflightOptions): Promise<void> {
   const ctx = context(options);
@@ -145,6 +147,9 @@ async function reach(ctx: Context): Promise<BrokerConnection> {
           ctx.log.info({ brokers: o.brokers, attempt }, `reached the Kafka cluster at ${address}`);
         return conn;
       } catch (err) {
+        // a certificate is not cured by waiting either, and is no unreachable broker: say it is TLS
+        const tls = tlsFailure(err, address.trim());
+        if (tls !== undefined) throw tls;
         // SASL and anything else the broker answered are not cured by waiting
         if (!(err instanceof KafkaConnectionError) || err.code !== 'SHARESINK_KAFKA_CONNECTION') throw err;
         failures.set(address.trim(), socketError(err, address.trim()));
