@@ -2,15 +2,15 @@
  * One sink task in classic mode, Connect's WorkerSinkTask on a kafkajs consumer group: exclusive
  * partitions, offsets committed only after a successful put (at least once).
  *
- * kafkajs hands us one batch per partition fetch (`eachBatch`, several partitions at once); each becomes
- * one batch actor — the same pure batch machine as share mode, in mode `classic` — whose put runs on the
- * same PutPool. Where share mode acknowledges, classic mode commits, retries the same batch in place, or
- * applies `errors.tolerance`. kafkajs calls eachBatch for a partition again only after the previous call
- * returned, and fetches from the last resolved offset, so a batch that is not resolved is fetched again:
- * that is how a released batch (shutdown) comes back.
+ * The classic mode of the task-runner core (ADR 0009): kafkajs hands us one batch per partition fetch
+ * (`eachBatch`, several partitions at once); each becomes one batch actor — the same pure batch machine
+ * as share mode, in mode `classic` — and one put on the same PutPool. Where share mode acknowledges,
+ * classic mode commits, dead-letters or fails the task under `errors.tolerance`. kafkajs calls eachBatch
+ * for a partition again only after the previous call returned, and fetches from the last resolved
+ * offset, so a batch that is not resolved is fetched again: that is how a released batch comes back.
  */
-import { createActor, type Actor, type InspectionEvent } from 'xstate';
-import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { InspectionEvent } from 'xstate';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
@@ -20,28 +20,17 @@ import {
   isRejoinError,
   type ClassicClientOptions,
 } from '../kafka/classic-consumer.js';
-import {
-  createBatchMachine,
-  type AckDisposition,
-  type BatchEffects,
-  type BatchEvent,
-  type BatchMachine,
-  type BatchOutput,
-} from '../machines/batch.js';
+import { coordinatorWaitIn } from '../kafka/classic-log.js';
+import type { AckDisposition, BatchOutput } from '../machines/batch.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
-import type { Assignment, PutResult } from '../pool/protocol.js';
-import { deadLetterQueueFor, type ClassicDeadLetterQueue } from './errors/dead-letter-reporter.js';
-import { batchReason, putMessage, type DeadLetterReason } from './errors/reasons.js';
-import { TaskFailedError } from './errors/task-failed.js';
-import {
-  errorCodeOf,
-  failureMessage,
-  nextRetryDelay,
-  putVerdict,
-  type ClassicErrorsOptions,
-} from './errors/tolerance.js';
+import type { Assignment } from '../pool/protocol.js';
 import { ClassicTaskCounters, classicRawRecords } from './classic-records.js';
-import { RetryBackoff } from './errors/retry-backoff.js';
+import { deadLetterQueueFor, type ClassicDeadLetterQueue } from './errors/dead-letter-reporter.js';
+import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
+import { batchReason } from './errors/reasons.js';
+import { TaskFailedError } from './errors/task-failed.js';
+import { errorCodeOf, failureMessage, type ClassicErrorsOptions } from './errors/tolerance.js';
+import { TaskRunnerCore, type CoreBatch, type RunnerMode } from './task-runner-core.js';
 
 export type { ClassicErrorsOptions } from './errors/tolerance.js';
 
@@ -74,22 +63,13 @@ export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'lo
   readonly inspect?: ((event: InspectionEvent) => void) | undefined;
 }
 
-interface BatchWork {
-  readonly id: string;
+interface ClassicBatch extends CoreBatch {
   readonly payload: EachBatchPayload;
   readonly records: readonly RawRecord[];
   /** Offset of the last delivered record; resolving it also resolves trailing control records. */
   readonly lastOffset: string;
-  readonly actor: Actor<BatchMachine>;
   readonly heartbeat: NodeJS.Timeout;
   readonly settled: (output: BatchOutput | undefined) => void;
-  /** Why records of the last attempt are bad, by batch index. */
-  readonly reasons: Map<number, DeadLetterReason>;
-  abort?: AbortController;
-  lastPut?: PutResult;
-  backoff?: RetryBackoff;
-  retryingSince?: number;
-  retryTimer?: NodeJS.Timeout | undefined;
   /** The group moved on (rebalance, expired member); eachBatch rethrows it so kafkajs rejoins. */
   groupError?: unknown;
 }
@@ -98,8 +78,7 @@ export class ClassicTaskRunner {
   readonly counters = new ClassicTaskCounters();
   private readonly o: ClassicTaskRunnerOptions;
   private readonly log: Logger;
-  private readonly machine: BatchMachine;
-  private readonly batches = new Map<string, BatchWork>();
+  private readonly core: TaskRunnerCore<ClassicBatch>;
   private readonly tolerance: 'none' | 'all';
   private task: PoolTask;
   private assignmentVersion = 0;
@@ -116,14 +95,24 @@ export class ClassicTaskRunner {
     if ((options.topics?.length ?? 0) === 0 && options.topicsRegex === undefined)
       throw new TypeError('ClassicTaskRunner needs topics or topicsRegex');
     this.o = options;
-    this.log = options.logger.child({ connector: options.connector, task: options.taskId });
+    // the connector is bound by its runtime already: binding it again would write the key twice
+    this.log = options.logger.child({ task: options.taskId });
     this.tolerance = options.errors?.tolerance ?? 'none';
     this.task = options.poolTask;
-    this.machine = createBatchMachine(this.effects());
+    this.core = new TaskRunnerCore(
+      {
+        pool: options.pool,
+        counters: this.counters,
+        log: this.log,
+        inspect: options.inspect,
+        fail: (e) => this.fail(e),
+      },
+      this.mode(),
+    );
   }
 
   get inFlight(): number {
-    return this.batches.size;
+    return this.core.batches.size;
   }
 
   /** The partitions this task owns; the version counts group joins (1 after the first). */
@@ -146,7 +135,10 @@ export class ClassicTaskRunner {
     consumer.on(consumer.events.GROUP_JOIN, (e) => this.onAssignment(e.payload.memberAssignment));
     consumer.on(consumer.events.CRASH, (e) => {
       const { error, restart } = e.payload;
-      if (restart) this.log.warn({ err: error.message }, 'consumer crashed; kafkajs restarts it');
+      // a coordinator still loading at start-up is normal: kafkajs restarts, and it clears in seconds
+      if (restart && coordinatorWaitIn(error.message) !== undefined)
+        this.log.debug({ err: error.message }, 'consumer crashed; kafkajs restarts it');
+      else if (restart) this.log.warn({ err: error.message }, 'consumer crashed; kafkajs restarts it');
       else this.fail(new TaskFailedError(`the consumer crashed: ${error.message}`, { cause: error }));
     });
     await consumer.connect();
@@ -175,11 +167,13 @@ export class ClassicTaskRunner {
   private async shutdown(): Promise<void> {
     this.running = false;
     this.pauseAll();
-    for (const w of this.batches.values()) if (w.retryTimer !== undefined) this.cancelRetry(w);
+    const batches = this.core.batches;
+    this.core.stopRetries();
     const deadline = Date.now() + (this.o.shutdownGraceMs ?? 5000);
-    while (this.batches.size > 0 && Date.now() < deadline) await sleep(Math.min(50, deadline - Date.now()));
-    for (const w of this.batches.values()) w.actor.send({ type: 'SHUTDOWN' });
-    while (this.batches.size > 0) await sleep(20);
+    while (batches.size > 0 && Date.now() < deadline)
+      await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
+    for (const w of batches.values()) w.actor.send({ type: 'SHUTDOWN' });
+    while (batches.size > 0) await sleep(20);
     await this.consumer
       ?.disconnect()
       .catch((err: Error) => this.log.warn({ err: err.message }, 'disconnect'));
@@ -227,69 +221,51 @@ export class ClassicTaskRunner {
     if (last === undefined) return;
     const id = `${this.o.connector}-${this.o.taskId}-${++this.seq}`;
     this.counters.onBatch(records.length, records);
-    let work!: BatchWork;
+    let batch!: ClassicBatch;
     const settled = new Promise<BatchOutput | undefined>((resolve) => {
-      const actor = createActor(this.machine, {
-        input: { batchId: id, recordCount: records.length, mode: 'classic', acquiredAt: Date.now() },
-        inspect: this.o.inspect,
-      });
       // kafkajs only heartbeats between batches; a long put or retry must keep the membership alive
       const heartbeat = setInterval(() => {
-        payload.heartbeat().catch((err: unknown) => this.onGroupError(work, err));
+        payload.heartbeat().catch((err: unknown) => this.onGroupError(batch, err));
       }, this.heartbeatMs / 2);
-      work = {
+      batch = {
         id,
         payload,
         records,
         lastOffset: last.offset,
-        actor,
+        actor: this.core.actorFor({ batchId: id, recordCount: records.length, acquiredAt: Date.now() }),
         heartbeat,
         settled: resolve,
         reasons: new Map(),
+        put: undefined,
+        lastPut: undefined,
       };
     });
-    this.batches.set(id, work);
-    work.actor.subscribe({
-      complete: () => this.finish(work, work.actor.getSnapshot().output),
-      error: (err) => {
-        this.log.error({ batchId: id, err }, 'batch actor failed');
-        this.finish(work, undefined);
-      },
-    });
-    work.actor.start();
-    work.actor.send({ type: 'DISPATCH' });
+    this.core.track(batch);
+    batch.actor.start();
+    this.core.dispatch([batch]);
     await settled;
-    if (work.groupError !== undefined) throw work.groupError;
+    if (batch.groupError !== undefined) throw batch.groupError;
   }
 
-  private onGroupError(work: BatchWork, err: unknown): void {
+  private onGroupError(batch: ClassicBatch, err: unknown): void {
     if (!isRejoinError(err)) return; // kafkajs reconnects on its own
-    work.groupError ??= err;
+    batch.groupError ??= err;
     // a retry loop would hold up the rebalance: give the batch back uncommitted
-    if (work.retryTimer !== undefined) this.cancelRetry(work);
+    this.core.stopRetries(batch);
   }
 
-  private cancelRetry(work: BatchWork): void {
-    clearTimeout(work.retryTimer);
-    work.retryTimer = undefined;
-    work.actor.send({ type: 'SHUTDOWN' });
-  }
-
-  private finish(work: BatchWork, output: BatchOutput | undefined): void {
-    if (!this.batches.delete(work.id)) return;
-    clearInterval(work.heartbeat);
-    clearTimeout(work.retryTimer);
+  private batchDone(batch: ClassicBatch, output: BatchOutput | undefined): void {
+    clearInterval(batch.heartbeat);
     if (output) {
-      this.counters.onOutcome(output, work.records.length);
       const { kind } = output.disposition;
-      const { topic, partition } = work.payload.batch;
-      const at = { batchId: work.id, topic, partition, records: work.records.length };
+      const { topic, partition } = batch.payload.batch;
+      const at = { batchId: batch.id, topic, partition, records: batch.records.length };
       this.log[kind === 'accept' ? 'debug' : 'info'](
         { ...at, kind, commitError: output.ackError },
         'batch done',
       );
     }
-    work.settled(output);
+    batch.settled(output);
   }
 
   private fail(err: Error): void {
@@ -304,74 +280,42 @@ export class ClassicTaskRunner {
     this.o.onFailure?.(err);
   }
 
-  // ------------------------------------------------------------------ effects of the batch machine
-
-  private effects(): BatchEffects {
-    const send = (id: string, event: BatchEvent) => this.batches.get(id)?.actor.send(event);
+  /** The classic mode of the core: commits, the dead-letter topic, the consumer group. */
+  private mode(): RunnerMode<ClassicBatch> {
+    const errors = this.o.errors;
     return {
-      startPut: ({ batchId }) => {
-        const work = this.batches.get(batchId);
-        if (!work) return;
-        const abort = new AbortController();
-        work.abort = abort;
-        void this.o.pool.put(this.task, work.records, { signal: abort.signal }).then((result) => {
-          work.lastPut = result;
-          this.counters.onPut(result, work.records.length);
-          if (result.kind === 'fatal')
-            this.log.error({ batchId, code: result.code, err: result.message }, 'put failed');
-          send(batchId, putVerdict(result, 'classic', this.tolerance, work.reasons).event);
-        });
-      },
-      abortPut: ({ batchId, reason }) => {
-        this.batches.get(batchId)?.abort?.abort(reason);
-        this.counters.putsAborted++;
-      },
-      sendAcks: ({ batchId, disposition }) => {
-        const work = this.batches.get(batchId);
-        if (!work) return;
-        void this.settle(work, disposition).then(
-          () => send(batchId, { type: 'ACKED' }),
-          (err: unknown) => send(batchId, { type: 'ACK_FAILED', errorCode: errorCodeOf(err) }),
-        );
-      },
-      scheduleRetry: ({ batchId, attempt }) => {
-        const work = this.batches.get(batchId);
-        if (work) this.scheduleRetry(work, attempt);
-      },
+      mode: 'classic',
+      tolerance: this.tolerance,
+      // 0 and -1 retry until it succeeds, as Connect's WorkerSinkTask does for put()
+      retryTimeoutMs: errors?.retryTimeoutMs ?? -1,
+      retryDelayMaxMs: errors?.retryDelayMaxMs ?? 60_000,
+      poolTask: () => this.task,
+      toRaw: (batches) => (batches.length === 1 ? batches[0]!.records : batches.flatMap((b) => b.records)),
+      settle: (batch, d) =>
+        this.settle(batch, d).then(
+          () => null,
+          (err: unknown) => errorCodeOf(err),
+        ),
+      // a rebalance or a stop gives the batch back uncommitted: its next owner fetches it again
+      retryDecision: (batches) =>
+        !this.running || batches.some((b) => b.groupError !== undefined) ? 'release' : 'retry',
+      onRetry: () => this.counters.putsRetried++,
+      onPutEnded: () => {},
+      onPutResult: () => {},
+      onBatchDone: (batch, output) => this.batchDone(batch, output),
       // classic batches hold no lock: the machine never asks for these in mode 'classic'
-      sendRenew: () => {},
+      renew: () => {},
       recordExpiry: () => {},
-      recordAckFailure: ({ batchId, errorCode }) => {
-        this.log.warn({ batchId, errorCode }, 'batch not committed; its records will be delivered again');
-      },
+      recordAckFailure: (batch, errorCode) =>
+        this.log.warn(
+          { batchId: batch.id, errorCode },
+          'batch not committed; its records will be delivered again',
+        ),
     };
   }
 
-  private scheduleRetry(work: BatchWork, attempt: number): void {
-    if (!this.running || work.groupError !== undefined) {
-      work.actor.send({ type: 'SHUTDOWN' });
-      return;
-    }
-    work.retryingSince ??= Date.now();
-    work.backoff ??= new RetryBackoff(100, this.o.errors?.retryDelayMaxMs ?? 60_000);
-    const delayMs = nextRetryDelay(work.lastPut, work.backoff, work.retryingSince, this.o.errors);
-    const message = putMessage(work.lastPut);
-    if (delayMs === undefined) {
-      this.log.warn({ batchId: work.id, attempt, err: message }, 'retries exhausted (errors.retry.timeout)');
-      work.actor.send({ type: 'RETRIES_EXHAUSTED' });
-      return;
-    }
-    this.counters.putsRetried++;
-    this.log.warn({ batchId: work.id, attempt, delayMs, err: message }, 'put failed retriably; retrying');
-    work.retryTimer = setTimeout(() => {
-      work.retryTimer = undefined;
-      const stop = !this.running || work.groupError !== undefined;
-      work.actor.send({ type: stop ? 'SHUTDOWN' : 'RETRY' });
-    }, delayMs);
-  }
-
   /** Carries out the batch's disposition: commit, dead-letter then commit, fail, or leave for refetch. */
-  private async settle(work: BatchWork, d: AckDisposition): Promise<void> {
+  private async settle(work: ClassicBatch, d: AckDisposition): Promise<void> {
     switch (d.kind) {
       case 'release':
         return; // unresolved: fetched again, by this member or the partition's next owner
@@ -395,7 +339,7 @@ export class ClassicTaskRunner {
     }
   }
 
-  private async deadLetter(work: BatchWork, indexes: readonly number[]): Promise<void> {
+  private async deadLetter(work: ClassicBatch, indexes: readonly number[]): Promise<void> {
     this.counters.recordsSkipped += indexes.length;
     const why = batchReason(work.lastPut);
     logFailedRecords(
@@ -425,7 +369,7 @@ export class ClassicTaskRunner {
     }
   }
 
-  private async commit(work: BatchWork): Promise<void> {
+  private async commit(work: ClassicBatch): Promise<void> {
     const { payload } = work;
     payload.resolveOffset(work.lastOffset);
     try {
@@ -438,8 +382,4 @@ export class ClassicTaskRunner {
       throw err;
     }
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, Math.max(0, ms)));
 }

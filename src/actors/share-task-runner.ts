@@ -1,37 +1,28 @@
 /**
  * One sink task in share mode: ShareConsumer → batch actors → puts on the pool → acknowledgements.
  *
- * Each poll result becomes one batch actor (the pure batch machine with this runner's effects), watched
- * by the lock supervisor, which renews or releases its locks from acquisition to acknowledgement. A put
- * carries every batch that waited for it, up to `max.poll.records` records (ADR 0007): while the task's
- * puts run, the batches fetched meanwhile gather for the next one, so under a backlog a put is as big
- * as Connect's, and with nothing running a batch is put at once. Each batch is still acknowledged on its
- * own. Everything here is per batch: records are touched only by plain loops when they are converted to
- * the wire format or split for a per-record acknowledgement.
+ * The share mode of the task-runner core (ADR 0009): where batches come from (the fetch loop), when a
+ * put starts, what settling a batch means (ACCEPT / RELEASE / REJECT) and the locks (RENEW). Each poll
+ * result becomes one batch actor, watched by the lock supervisor from acquisition to acknowledgement.
+ * A put carries every batch that waited for it, up to `max.poll.records` records (ADR 0007): while the
+ * task's puts run, the batches fetched meanwhile gather for the next one, so under a backlog a put is as
+ * big as Connect's, and with nothing running a batch is put at once. Everything here is per batch.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createActor, type Actor, type InspectionEvent } from 'xstate';
+import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { ShareConsumer, ShareRecord } from '../kafka/share/share-consumer.js';
-import {
-  createBatchMachine,
-  type AckDisposition,
-  type BatchEffects,
-  type BatchEvent,
-  type BatchMachine,
-  type BatchOutput,
-} from '../machines/batch.js';
+import type { AckDisposition, BatchOutput } from '../machines/batch.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
 import type { PutResult } from '../pool/protocol.js';
-import type { LockSupervisor } from './supervisor.js';
-import { sliceResult } from './put-slice.js';
-import { putRetryingInPlace, type SharePutHost } from './share-put.js';
-import { TaskCounters } from './task-counters.js';
 import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
-import type { DeadLetterReason } from './errors/reasons.js';
 import { RetryBackoff } from './errors/retry-backoff.js';
 import { TaskFailedError } from './errors/task-failed.js';
-import { putVerdict } from './errors/tolerance.js';
+import { toRawRecords } from './share-records.js';
+import type { LockSupervisor } from './supervisor.js';
+import type { Clock } from './supervisor-clock.js';
+import { TaskCounters } from './task-counters.js';
+import { TaskRunnerCore, type CoreBatch, type RunnerMode } from './task-runner-core.js';
 
 export interface ShareTaskRunnerOptions {
   readonly connector: string;
@@ -66,42 +57,30 @@ export interface ShareTaskRunnerOptions {
   readonly lockRenewal?: 'auto' | 'off';
   /** XState inspection hook for the batch actors (e.g. a TransitionCounter's `inspect`). */
   readonly inspect?: (event: InspectionEvent) => void;
+  /** Where retry backoffs wait. Default: real time (tests pass a simulated clock). */
+  readonly retryClock?: Clock;
   /** `errors.log.enable` / `errors.log.include.messages`. */
   readonly errorsLog?: ErrorLogOptions;
   /** Called once when the task fails (errors.tolerance=none and a fatal error). */
   readonly onFailure?: (error: Error) => void;
 }
 
-interface BatchWork {
-  readonly id: string;
+interface ShareBatch extends CoreBatch {
   readonly records: readonly ShareRecord[];
-  readonly actor: Actor<BatchMachine>;
-  /** The put carrying this batch, once it is dispatched. */
-  put: GroupPut | undefined;
-  lastPut: PutResult | undefined;
-  /** Why records of the last put were bad, by batch index (for errors.log.enable). */
-  readonly reasons: Map<number, DeadLetterReason>;
-}
-
-/** One put of one or more batches: the first batch's `startPut` runs it, for all of them. */
-interface GroupPut {
-  readonly batches: readonly BatchWork[];
-  readonly abort: AbortController;
-  started: boolean;
 }
 
 export class ShareTaskRunner {
   readonly counters = new TaskCounters();
   private readonly o: ShareTaskRunnerOptions;
   private readonly log: Logger;
-  private readonly machine: BatchMachine;
-  private readonly batches = new Map<string, BatchWork>();
+  private readonly core: TaskRunnerCore<ShareBatch>;
+  /** Throttles fetching while puts fail retriably: new batches would fail alike. */
   private readonly backoff: RetryBackoff;
   private seq = 0;
   /** Acquired batches waiting for a put, oldest first, and their records. */
-  private waiting: BatchWork[] = [];
+  private waiting: ShareBatch[] = [];
   private waitingRecords = 0;
-  /** Puts whose pool call has not ended. */
+  /** Puts started and not ended (their retries included). */
   private putsRunning = 0;
   private dispatchScheduled = false;
   private running = false;
@@ -110,23 +89,25 @@ export class ShareTaskRunner {
   private failed: Error | undefined;
   private readonly maxInFlight: number;
   private readonly maxPollRecords: number;
-  private readonly retryHost: SharePutHost;
 
   constructor(options: ShareTaskRunnerOptions) {
     this.o = options;
-    this.log = options.logger.child({ connector: options.connector, task: options.taskId });
+    // the connector is bound by its runtime already: binding it again would write the key twice
+    this.log = options.logger.child({ task: options.taskId });
     this.backoff = new RetryBackoff(100, options.retryDelayMaxMs ?? 60_000);
-    this.machine = createBatchMachine(this.effects());
     this.maxInFlight = options.maxInFlightBatches ?? 4;
     this.maxPollRecords = options.maxPollRecords ?? 500;
-    this.retryHost = {
-      ...options,
-      counters: this.counters,
-      log: this.log,
-      fetchBackoff: this.backoff,
-      now: () => options.supervisor.now(),
-      isRunning: () => this.running,
-    };
+    this.core = new TaskRunnerCore(
+      {
+        pool: options.pool,
+        counters: this.counters,
+        log: this.log,
+        inspect: options.inspect,
+        fail: (e) => this.fail(e),
+        clock: options.retryClock,
+      },
+      this.mode(),
+    );
   }
 
   /** Fetch while the next put has room: records waiting for it stay under `max.poll.records`. */
@@ -145,7 +126,7 @@ export class ShareTaskRunner {
   }
 
   get inFlight(): number {
-    return this.batches.size;
+    return this.core.batches.size;
   }
 
   async start(): Promise<void> {
@@ -165,12 +146,13 @@ export class ShareTaskRunner {
     this.running = false;
     this.wakeFetch?.();
     await this.loop;
-    const grace = this.o.shutdownGraceMs ?? 5000;
-    const deadline = Date.now() + grace;
-    while (this.batches.size > 0 && Date.now() < deadline)
+    const batches = this.core.batches;
+    const deadline = Date.now() + (this.o.shutdownGraceMs ?? 5000);
+    while (batches.size > 0 && Date.now() < deadline)
       await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
-    for (const b of this.batches.values()) b.actor.send({ type: 'SHUTDOWN' });
-    while (this.batches.size > 0) await sleep(20);
+    this.core.stopRetries();
+    for (const b of batches.values()) b.actor.send({ type: 'SHUTDOWN' });
+    while (batches.size > 0) await sleep(20);
     await this.o.consumer.close();
     this.log.info(this.counters.snapshot(), 'share task stopped');
   }
@@ -202,21 +184,11 @@ export class ShareTaskRunner {
     let deliveryCount = 1;
     for (const r of records) if (r.deliveryCount > deliveryCount) deliveryCount = r.deliveryCount;
     this.counters.onBatch(records.length, records);
-    const actor = createActor(this.machine, {
-      input: { batchId: id, recordCount: records.length, mode: 'share', acquiredAt, deliveryCount },
-      inspect: this.o.inspect,
-    });
-    const work: BatchWork = { id, records, actor, put: undefined, lastPut: undefined, reasons: new Map() };
-    this.batches.set(id, work);
-    this.waiting.push(work);
+    const actor = this.core.actorFor({ batchId: id, recordCount: records.length, acquiredAt, deliveryCount });
+    const batch: ShareBatch = { id, records, actor, put: undefined, lastPut: undefined, reasons: new Map() };
+    this.waiting.push(batch);
     this.waitingRecords += records.length;
-    actor.subscribe({
-      complete: () => this.finish(work, actor.getSnapshot().output),
-      error: (err) => {
-        this.log.error({ batchId: id, err }, 'batch actor failed');
-        this.forget(work);
-      },
-    });
+    this.core.track(batch);
     this.o.supervisor.watch(actor);
     actor.start();
     // With more puts allowed after this one, the fetch loop polls again at once: the put's setup (the
@@ -240,7 +212,7 @@ export class ShareTaskRunner {
   /** Starts puts while allowed, each with the waiting batches, oldest first, up to `max.poll.records`. */
   private dispatch(): void {
     while (this.mayDispatch) {
-      const batches: BatchWork[] = [];
+      const batches: ShareBatch[] = [];
       let records = 0;
       while (this.waiting.length > 0) {
         const next = this.waiting[0]!;
@@ -250,66 +222,10 @@ export class ShareTaskRunner {
         records += next.records.length;
       }
       this.waitingRecords -= records;
-      const put: GroupPut = { batches, abort: new AbortController(), started: false };
       this.putsRunning++;
-      for (const b of batches) {
-        b.put = put;
-        b.actor.send({ type: 'DISPATCH' });
-      }
-      // every batch of the put left `acquired` before DISPATCH (released, expired): nothing to put
-      if (!put.started) this.putEnded();
+      this.core.dispatch(batches);
     }
     this.wakeFetch?.();
-  }
-
-  private putEnded(): void {
-    this.putsRunning--;
-    this.dispatch();
-  }
-
-  private finish(work: BatchWork, output: BatchOutput | undefined): void {
-    this.forget(work);
-    if (!output) return;
-    this.counters.onOutcome(output, work.records.length);
-    const d = output.disposition;
-    const level = d.kind === 'accept' ? 'debug' : 'info';
-    this.log[level](
-      { batchId: work.id, records: work.records.length, disposition: d.kind, ackError: output.ackError },
-      'batch done',
-    );
-    if (d.kind === 'reject' || d.kind === 'partial') this.logRejected(work, d);
-    if (d.kind === 'reject' && d.reason === 'fatal' && (this.o.errorsTolerance ?? 'none') === 'none') {
-      const message = work.lastPut && 'message' in work.lastPut ? work.lastPut.message : 'put failed';
-      this.fail(new TaskFailedError(`${message} (errors.tolerance=none; the batch was rejected)`));
-    }
-  }
-
-  private forget(work: BatchWork): void {
-    if (!this.batches.delete(work.id)) return;
-    const at = work.put === undefined ? this.waiting.indexOf(work) : -1;
-    if (at >= 0) {
-      // released or expired while it waited for a put
-      this.waiting.splice(at, 1);
-      this.waitingRecords -= work.records.length;
-      this.wakeFetch?.();
-    }
-  }
-
-  private logRejected(
-    work: BatchWork,
-    d: Extract<BatchOutput['disposition'], { kind: 'reject' | 'partial' }>,
-  ): void {
-    const put = work.lastPut;
-    const whole = put && 'message' in put ? put.message : d.kind === 'reject' ? d.reason : 'rejected';
-    const indexes = d.kind === 'partial' ? d.rejectedOffsets : work.records.map((_, i) => i);
-    logFailedRecords(
-      this.log,
-      this.o.errorsLog,
-      work.id,
-      work.records,
-      indexes,
-      (i) => work.reasons.get(i)?.message ?? whole,
-    );
   }
 
   private fail(err: Error): void {
@@ -321,98 +237,102 @@ export class ShareTaskRunner {
     this.o.onFailure?.(err);
   }
 
-  // ------------------------------------------------------------------ effects of the batch machine
-
-  private effects(): BatchEffects {
-    const send = (id: string, event: BatchEvent) => this.batches.get(id)?.actor.send(event);
+  /** The share mode of the core: acknowledgements, lock renewal, releases. */
+  private mode(): RunnerMode<ShareBatch> {
+    const o = this.o;
     return {
-      startPut: ({ batchId }) => {
-        const put = this.batches.get(batchId)?.put;
-        if (!put || put.started) return;
-        put.started = true;
-        void putRetryingInPlace(this.retryHost, put.batches, put.abort.signal).then((result) => {
-          this.putEnded();
-          let from = 0;
-          for (const work of put.batches) {
-            const own = put.batches.length === 1 ? result : sliceResult(result, from, work.records.length);
-            from += work.records.length;
-            work.lastPut = own;
-            send(work.id, this.eventFor(work, own));
-          }
-        });
+      mode: 'share',
+      tolerance: o.errorsTolerance ?? 'none',
+      retryTimeoutMs: o.retryTimeoutMs ?? 0,
+      retryDelayMaxMs: o.retryDelayMaxMs ?? 60_000,
+      poolTask: () => o.poolTask,
+      toRaw: toRawRecords,
+      settle: (batch, d) => this.acknowledge(batch, d),
+      // a release spends one of the group's deliveries: only at once when asked (KIP-1302's action)
+      retryDecision: () =>
+        !this.running ? 'release' : o.retriableAction === 'release' ? 'give-up' : 'retry',
+      renew: (batch) => this.renew(batch),
+      onPutResult: (result) => {
+        if (result.kind === 'retriable') this.backoff.failed(result.backoffMs);
+        else if (result.kind === 'ok' || result.kind === 'perRecord') this.backoff.succeeded();
       },
-      abortPut: ({ batchId, reason }) => {
-        // the put carries other batches too: they come back ABORTED and are released with this one
-        const put = this.batches.get(batchId)?.put;
-        if (put && !put.abort.signal.aborted) {
-          put.abort.abort(reason);
-          this.counters.putsAborted++;
-        }
+      onRetry: () => {},
+      onPutEnded: () => {
+        this.putsRunning--;
+        this.dispatch();
       },
-      sendAcks: ({ batchId, disposition }) => {
-        const work = this.batches.get(batchId);
-        if (!work) return;
-        // no commit(): the next poll's ShareFetch carries these acks (ADR 0005)
-        void this.acknowledge(work, disposition).then(
-          (errorCode) =>
-            send(batchId, errorCode === null ? { type: 'ACKED' } : { type: 'ACK_FAILED', errorCode }),
-          (err: Error) => send(batchId, { type: 'ACK_FAILED', errorCode: err.message }),
+      onBatchDone: (batch, output) => this.batchDone(batch, output),
+      recordExpiry: (batch, recordCount, duringPut) => {
+        this.counters.recordsLockExpired += recordCount;
+        this.log.warn(
+          { batchId: batch.id, recordCount, duringPut },
+          'acquisition lock expired; the broker redelivers',
         );
       },
-      sendRenew: ({ batchId }) => {
-        const work = this.batches.get(batchId);
-        if (!work) return;
-        const sentAt = this.o.supervisor.now();
-        let results;
-        try {
-          results = this.o.consumer.acknowledge(work.records, 'renew');
-        } catch (err) {
-          this.log.warn({ batchId, err: (err as Error).message }, 'renew refused');
-          send(batchId, { type: 'RENEW_UNAVAILABLE' });
-          return;
-        }
-        // acknowledge() sends it with the session's next request, at the latest at the end of this turn
-        void results.then((rs) => {
-          const failed = rs.find((r) => r.error !== null);
-          if (failed) {
-            this.log.warn({ batchId, err: failed.error?.message }, 'renew failed; releasing early');
-            send(batchId, { type: 'RENEW_UNAVAILABLE' });
-            return;
-          }
-          const lock = this.o.consumer.acquisitionLockTimeoutMs ?? this.o.supervisor.lockDurationMs;
-          send(batchId, { type: 'RENEWED', until: sentAt + lock });
-        });
-      },
-      scheduleRetry: ({ batchId }) => {
-        // classic mode only; a share batch is released instead
-        send(batchId, { type: 'RETRIES_EXHAUSTED' });
-      },
-      recordExpiry: ({ batchId, recordCount, duringPut }) => {
-        this.counters.recordsLockExpired += recordCount;
-        this.log.warn({ batchId, recordCount, duringPut }, 'acquisition lock expired; the broker redelivers');
-      },
-      recordAckFailure: ({ batchId, errorCode }) => {
-        this.log.warn({ batchId, errorCode }, 'acknowledgement failed');
-      },
+      recordAckFailure: (batch, errorCode) =>
+        this.log.warn({ batchId: batch.id, errorCode }, 'acknowledgement failed'),
     };
   }
 
-  /** Maps a put result to the batch event (errors/tolerance.ts); converter failures are errant records. */
-  private eventFor(work: BatchWork, result: PutResult): BatchEvent {
-    const verdict = putVerdict(result, 'share', this.o.errorsTolerance ?? 'none', work.reasons);
-    if (result.kind === 'retriable') this.backoff.failed(result.backoffMs);
-    else if (result.kind === 'ok' || result.kind === 'perRecord') this.backoff.succeeded();
-    if (result.kind === 'fatal') this.log.error({ code: result.code, err: result.message }, 'put failed');
-    if (verdict.failure) this.fail(verdict.failure);
-    return verdict.event;
+  private batchDone(batch: ShareBatch, output: BatchOutput | undefined): void {
+    const at = batch.put === undefined ? this.waiting.indexOf(batch) : -1;
+    if (at >= 0) {
+      // released or expired while it waited for a put
+      this.waiting.splice(at, 1);
+      this.waitingRecords -= batch.records.length;
+      this.wakeFetch?.();
+    }
+    if (!output) return;
+    const d = output.disposition;
+    this.log[d.kind === 'accept' ? 'debug' : 'info'](
+      { batchId: batch.id, records: batch.records.length, disposition: d.kind, ackError: output.ackError },
+      'batch done',
+    );
+    if (d.kind !== 'reject' && d.kind !== 'partial') return;
+    const put = batch.lastPut;
+    const whole = put && 'message' in put ? put.message : d.kind === 'reject' ? d.reason : 'rejected';
+    const indexes = d.kind === 'partial' ? d.rejectedOffsets : batch.records.map((_, i) => i);
+    logFailedRecords(
+      this.log,
+      this.o.errorsLog,
+      batch.id,
+      batch.records,
+      indexes,
+      (i) => batch.reasons.get(i)?.message ?? whole,
+    );
+    if (d.kind === 'reject' && d.reason === 'fatal' && (this.o.errorsTolerance ?? 'none') === 'none')
+      this.fail(new TaskFailedError(`${putMessage(put)} (errors.tolerance=none; the batch was rejected)`));
+  }
+
+  private renew(batch: ShareBatch): void {
+    const sentAt = this.o.supervisor.now();
+    let results;
+    try {
+      results = this.o.consumer.acknowledge(batch.records, 'renew');
+    } catch (err) {
+      this.log.warn({ batchId: batch.id, err: (err as Error).message }, 'renew refused');
+      this.core.send(batch.id, { type: 'RENEW_UNAVAILABLE' });
+      return;
+    }
+    // acknowledge() sends it with the session's next request, at the latest at the end of this turn
+    void results.then((rs) => {
+      const failed = rs.find((r) => r.error !== null);
+      if (failed) {
+        this.log.warn({ batchId: batch.id, err: failed.error?.message }, 'renew failed; releasing early');
+        this.core.send(batch.id, { type: 'RENEW_UNAVAILABLE' });
+        return;
+      }
+      const lock = this.o.consumer.acquisitionLockTimeoutMs ?? this.o.supervisor.lockDurationMs;
+      this.core.send(batch.id, { type: 'RENEWED', until: sentAt + lock });
+    });
   }
 
   /** Sends the batch's acknowledgements; resolves with null or the first error code. */
-  private async acknowledge(work: BatchWork, d: AckDisposition): Promise<string | null> {
+  private async acknowledge(work: ShareBatch, d: AckDisposition): Promise<string | null> {
     const { consumer } = this.o;
     let pending: Promise<Array<{ error: { code: string } | null }>>[];
     if (d.kind === 'partial') {
-      // rejectedOffsets carries record indexes within the batch (see eventFor)
+      // rejectedOffsets carries record indexes within the batch (see errors/tolerance.ts)
       const rejected = new Set(d.rejectedOffsets);
       const bad: ShareRecord[] = [];
       const good: ShareRecord[] = [];
@@ -429,4 +349,8 @@ export class ShareTaskRunner {
     // the Kafka error name (e.g. INVALID_RECORD_STATE) says more than our generic code
     return failed ? ((failed as { kafkaName?: string }).kafkaName ?? failed.code) : null;
   }
+}
+
+function putMessage(put: PutResult | undefined): string {
+  return put && 'message' in put ? put.message : 'put failed';
 }

@@ -14,12 +14,12 @@ export function formatProgress(worker: Worker): string {
       const parts = [
         `${c.name} [${c.mode}]`,
         `acquired ${k.recordsAcquired ?? 0}`,
-        `written ${k.accepted ?? 0}`,
-        `rejected ${k.rejected ?? 0}`,
-        `released ${k.released ?? 0}`,
-        `redelivered ${k.redelivered ?? 0}`,
+        `written ${k.recordsAccepted ?? 0}`,
+        `rejected ${k.recordsRejected ?? 0}`,
+        `released ${k.recordsReleased ?? 0}`,
+        `redelivered ${k.recordsRedelivered ?? 0}`,
       ];
-      if (locks) parts.push(`renewed ${locks.renewed ?? 0}`, `expired ${locks.expired ?? 0}`);
+      if (locks) parts.push(`renewed ${locks.recordsRenewed ?? 0}`, `expired ${k.recordsLockExpired ?? 0}`);
       const failed = c.tasks.filter((t) => t.state === 'failed').length;
       if (failed > 0) parts.push(`FAILED tasks ${failed}`);
       return parts.join('  ');

@@ -6,7 +6,7 @@
  * the effects with `createBatchMachine(effects)`. That keeps the same definition usable by
  * `createTestModel`, by fast-check over `transition()`, and by the diagram generator.
  *
- * Shape: `active` is parallel — `work` (acquired → putting ⇄ retrying) runs beside `lease`
+ * Shape: `active` is parallel — `work` (acquired → putting ⇄ retrying, in both modes) runs beside `lease`
  * (held ⇄ renewing), because a lock can be renewed while the batch waits for a worker as well as
  * while the put runs. Leaving `active` for `acknowledging` happens exactly once, which is what gives
  * every batch exactly one `sendAcks`.
@@ -232,10 +232,8 @@ export const batchMachine = setup({
                   { target: '#batch.acknowledging', actions: 'decidePartial' },
                 ],
                 PUT_FATAL: { target: '#batch.acknowledging', actions: rejectWith('fatal') },
-                PUT_RETRIABLE: [
-                  { guard: 'isShare', target: '#batch.acknowledging', actions: releaseWith('retriable') },
-                  { target: 'retrying' },
-                ],
+                // both modes retry in place; the owner decides when to give up (RETRIES_EXHAUSTED)
+                PUT_RETRIABLE: { target: 'retrying' },
                 PUT_TIMEOUT: [
                   {
                     guard: 'isShare',
@@ -261,7 +259,8 @@ export const batchMachine = setup({
                 },
               },
             },
-            // Classic mode only: share mode releases instead, and the broker redelivers.
+            // A retriable failure waits here for the owner's backoff (share mode: locks still renewed),
+            // then is put again. Given up, share mode releases (the broker redelivers) and classic rejects.
             retrying: {
               entry: {
                 type: 'scheduleRetry',
@@ -269,11 +268,21 @@ export const batchMachine = setup({
               },
               on: {
                 RETRY: { target: 'putting' },
-                RETRIES_EXHAUSTED: {
-                  target: '#batch.acknowledging',
-                  actions: rejectWith('retries-exhausted'),
-                },
+                RETRIES_EXHAUSTED: [
+                  { guard: 'isShare', target: '#batch.acknowledging', actions: releaseWith('retriable') },
+                  { target: '#batch.acknowledging', actions: rejectWith('retries-exhausted') },
+                ],
                 SHUTDOWN: { target: '#batch.acknowledging', actions: releaseWith('shutdown') },
+                RENEW_UNAVAILABLE: {
+                  guard: 'isShare',
+                  target: '#batch.acknowledging',
+                  actions: releaseWith('renew-unavailable'),
+                },
+                LOCK_EXPIRED: {
+                  guard: 'isShare',
+                  target: '#batch.expired',
+                  actions: [expiry(false), 'decideExpired'],
+                },
               },
             },
           },

@@ -207,7 +207,18 @@ const lifted = shortest
 const extra = (
   [
     ['DISPATCH', 'LOCK_RENEW_DUE', 'RENEWED', 'PUT_OK', 'ACKED'],
-    ['DISPATCH', 'LOCK_RENEW_DUE', 'RENEWED', 'LOCK_RENEW_DUE', 'RENEWED', 'PUT_RETRIABLE', 'ACKED'],
+    [
+      'DISPATCH',
+      'LOCK_RENEW_DUE',
+      'RENEWED',
+      'LOCK_RENEW_DUE',
+      'RENEWED',
+      'PUT_RETRIABLE',
+      'RETRIES_EXHAUSTED',
+      'ACKED',
+    ],
+    // a retry in place renews the locks while it waits, then the second attempt succeeds
+    ['DISPATCH', 'PUT_RETRIABLE', 'LOCK_RENEW_DUE', 'RENEWED', 'RETRY', 'PUT_OK', 'ACKED'],
     ['DISPATCH', 'LOCK_RENEW_DUE', 'RENEW_UNAVAILABLE', 'ACKED'],
     ['DISPATCH', 'LOCK_RENEW_DUE', 'LOCK_EXPIRED'],
     ['DISPATCH', 'LOCK_RENEW_DUE', 'RENEWED', 'RENEW_UNAVAILABLE', 'ACK_FAILED'],
@@ -240,12 +251,19 @@ class Harness {
   readonly pool = new ScriptedPool();
   readonly supervisor: LockSupervisor;
   readonly runner: ShareTaskRunner;
+  /** Retry backoffs wait on a clock of their own, so a path decides when a retry comes. */
+  readonly retryClock = new SimulatedClock(0);
   latest: BatchSnapshot | undefined;
   #stopping: Promise<void> | undefined;
 
   constructor(
     readonly clock: StallClock,
-    o: { renew: boolean; putTimeoutMs?: number; retriableAction: 'retry' | 'release' },
+    o: {
+      renew: boolean;
+      putTimeoutMs?: number;
+      retryTimeoutMs?: number;
+      retriableAction?: 'retry' | 'release';
+    },
   ) {
     this.consumer = new ModelShareConsumer(o.renew, () => clock.now());
     const logger = pino({ level: 'silent' });
@@ -258,7 +276,9 @@ class Harness {
       supervisor: this.supervisor,
       errorsTolerance: 'all',
       shutdownGraceMs: 0,
+      retryTimeoutMs: o.retryTimeoutMs,
       retriableAction: o.retriableAction,
+      retryClock: this.retryClock,
       inspect: (e: InspectionEvent) => {
         if (e.type === '@xstate.snapshot') this.latest = e.snapshot as BatchSnapshot;
       },
@@ -299,6 +319,15 @@ class Harness {
       case 'PUT_TIMEOUT':
       case 'LOCK_RENEW_DUE':
         clock.advanceTo(clock.nextDueAt()!);
+        break;
+      case 'RETRY':
+        // the backoff ends: the same records are put again
+        this.retryClock.advanceTo(this.retryClock.nextDueAt()!);
+        await until(() => pool.pending.length === 1);
+        break;
+      case 'RETRIES_EXHAUSTED':
+        // the backoff ends after errors.retry.timeout ran out: given up on
+        this.retryClock.advanceTo(this.retryClock.nextDueAt()!);
         break;
       case 'LOCK_EXPIRED': {
         // the event loop stalls past the deadline: every timer fires late, at the deadline
@@ -434,8 +463,8 @@ describe('the real ShareTaskRunner follows the batch model', () => {
       renew: events.some((e) => e.type === 'LOCK_RENEW_DUE'),
       // before the renew point, and only where the path wants a put timeout
       putTimeoutMs: events.some((e) => e.type === 'PUT_TIMEOUT') ? 0.3 * LOCK_MS : undefined,
-      // the machine's share semantics: a RetriableError RELEASEs (retry in place is tested below)
-      retriableAction: 'release',
+      // where the path gives up on retries, errors.retry.timeout runs out before the first retry
+      retryTimeoutMs: events.some((e) => e.type === 'RETRIES_EXHAUSTED') ? 50 : undefined,
     });
     for (const step of path.steps) {
       if ((step.event.type as string) === 'xstate.init') continue;
@@ -473,14 +502,15 @@ describe('the real ShareTaskRunner follows the batch model', () => {
   });
 
   it('retry in place (the default): a RetriableError puts the same records again under the same locks', async () => {
-    const h = new Harness(clock, { renew: true, retriableAction: 'retry' });
+    const h = new Harness(clock, { renew: true });
     await h.drive({ type: 'DISPATCH' });
     await h.drive({ type: 'PUT_RETRIABLE' });
-    expect(h.latest!.value).toEqual({ active: { work: 'putting', lease: 'held' } });
-    // the backoff is real time (100 ms), the lock is simulated: renew it meanwhile
+    expect(h.latest!.value).toEqual({ active: { work: 'retrying', lease: 'held' } });
     await h.drive({ type: 'LOCK_RENEW_DUE' });
     await h.drive({ type: 'RENEWED', until: 0 });
-    await until(() => h.pool.pending.length === 1, 100);
+    await h.drive({ type: 'RETRY' });
+    expect(h.latest!.value).toEqual({ active: { work: 'putting', lease: 'held' } });
+    expect(h.latest!.context.attempt).toBe(2);
     await h.drive({ type: 'PUT_OK' });
     await h.drive({ type: 'ACKED' });
     expect(h.latest!.value).toBe('done');
@@ -488,6 +518,17 @@ describe('the real ShareTaskRunner follows the batch model', () => {
       { type: 'renew', offsets: [0, 1, 2] },
       { type: 'accept', offsets: [0, 1, 2] },
     ]);
+    await h.finish();
+    h.expectNoRecordLost();
+  });
+
+  it('share.retriable.action=release: a RetriableError RELEASEs at once, spending a delivery', async () => {
+    const h = new Harness(clock, { renew: false, retriableAction: 'release' });
+    await h.drive({ type: 'DISPATCH' });
+    await h.drive({ type: 'PUT_RETRIABLE' });
+    expect(dispositionOf(h.latest!)).toEqual({ kind: 'release', reason: 'retriable' });
+    await h.drive({ type: 'ACKED' });
+    expect(h.consumer.received).toEqual([{ type: 'release', offsets: [0, 1, 2] }]);
     await h.finish();
     h.expectNoRecordLost();
   });

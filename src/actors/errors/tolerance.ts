@@ -1,11 +1,12 @@
 /**
- * What a put result means in classic mode: the batch event it becomes, and — for records that end up in
- * the dead letter topic — the Connect-style reason each one carries.
+ * `errors.tolerance` for the put stage, in Connect's terms (its RetryWithToleranceOperator): what a put
+ * result comes to in either mode — the batch event, the reasons of the bad records for the log and
+ * dead-letter reporters, and the task's failure when tolerance ends it. The retry half (backoff,
+ * `errors.retry.timeout`) is the task-runner core's, around the machine's `retrying` state.
  */
 import type { ErrorsConfig } from '../../config/types.js';
 import type { BatchEvent, BatchMode } from '../../machines/batch.js';
 import type { PutResult } from '../../pool/protocol.js';
-import type { RetryBackoff } from './retry-backoff.js';
 import { converterReason, SINK_TASK_CLASS, type DeadLetterReason } from './reasons.js';
 import { TaskFailedError } from './task-failed.js';
 
@@ -75,23 +76,6 @@ export function putVerdict(
   if (tolerance === 'none' && converted !== undefined)
     return { event, failure: new TaskFailedError(`${converted.message} (errors.tolerance=none)`) };
   return { event };
-}
-
-/**
- * How long to wait before putting a batch again, or undefined once `errors.retry.timeout` (when positive)
- * has run out since the first failure. The task's `context.timeout(ms)` hint wins when it is longer.
- */
-export function nextRetryDelay(
-  put: PutResult | undefined,
-  backoff: RetryBackoff,
-  retryingSince: number,
-  errors: ClassicErrorsOptions | undefined,
-  now = Date.now(),
-): number | undefined {
-  const timeout = errors?.retryTimeoutMs ?? -1;
-  const left = timeout > 0 ? retryingSince + timeout - now : Number.POSITIVE_INFINITY;
-  if (left <= 0) return undefined;
-  return Math.min(backoff.failed(put?.kind === 'retriable' ? put.backoffMs : undefined), left);
 }
 
 /** The message a task failure reports: the put's error, else the first bad record's. */

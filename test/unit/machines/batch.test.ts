@@ -135,7 +135,6 @@ describe('batch machine: putting', () => {
       { kind: 'reject', reason: 'all-records-rejected' },
     ],
     ['PUT_FATAL rejects', { type: 'PUT_FATAL' }, { kind: 'reject', reason: 'fatal' }],
-    ['PUT_RETRIABLE releases', { type: 'PUT_RETRIABLE' }, { kind: 'release', reason: 'retriable' }],
     ['ABORTED releases', { type: 'ABORTED' }, { kind: 'release', reason: 'aborted' }],
   ])('%s (share)', (_, event, disposition) => {
     const [s, fx] = step(putting(), event);
@@ -221,6 +220,40 @@ describe('batch machine: retrying (classic)', () => {
     const [s, fx] = step(retrying(), { type: 'PUT_OK' });
     expect(batchStateName(s)).toBe('retrying');
     expect(fx).toEqual([]);
+  });
+});
+
+describe('batch machine: retrying (share)', () => {
+  const retrying = () => run([{ type: 'DISPATCH' }, { type: 'PUT_RETRIABLE' }])[0];
+
+  it('PUT_RETRIABLE waits in retrying with the owner asked to schedule the retry, the locks still held', () => {
+    const [s, fx] = step(run([{ type: 'DISPATCH' }])[0], { type: 'PUT_RETRIABLE' });
+    expect(batchStateName(s)).toBe('retrying');
+    expect(fx).toEqual([{ type: 'scheduleRetry', params: { batchId: 'b-1', attempt: 1 } }]);
+  });
+
+  it('RETRY puts again: a second attempt', () => {
+    const [s, fx] = step(retrying(), { type: 'RETRY' });
+    expect(batchStateName(s)).toBe('putting');
+    expect(fx).toEqual([{ type: 'startPut', params: { batchId: 'b-1', attempt: 2 } }]);
+  });
+
+  it('RETRIES_EXHAUSTED releases: the broker redelivers, nothing is rejected', () => {
+    const [, fx] = step(retrying(), { type: 'RETRIES_EXHAUSTED' });
+    expect(fx).toEqual([ack({ kind: 'release', reason: 'retriable' })]);
+  });
+
+  it('a lock that cannot be renewed while waiting releases early; one that ran out expires', () => {
+    expect(step(retrying(), { type: 'RENEW_UNAVAILABLE' })[1]).toEqual([
+      ack({ kind: 'release', reason: 'renew-unavailable' }),
+    ]);
+    expect(step(retrying(), { type: 'LOCK_EXPIRED' })[0].value).toBe('expired');
+  });
+
+  it('renews its locks while it waits', () => {
+    const [s, fx] = step(retrying(), { type: 'LOCK_RENEW_DUE' });
+    expect(batchStateName(s)).toBe('retrying/renewing');
+    expect(fx.map((f) => f.type)).toEqual(['sendRenew']);
   });
 });
 
