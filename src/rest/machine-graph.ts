@@ -1,184 +1,133 @@
 /**
- * A state graph for the live view, read from a machine definition (public StateNode fields, as
- * machines/diagram.ts does), with nodes named as the runtime names states in its counters
- * (`up.running` for a nested state, the `work` region's leaf for the batch machine's parallel
- * `active` state, whose `lease` region shows as a `/renewing` suffix on the counts), and a layered
- * layout: edges that close a cycle are set aside, a node's column is the longest path to it from the
- * initial state, and each column is ordered by where its predecessors sit, which keeps most edges
- * pointing right and few of them crossing.
+ * What the live view draws, read from a machine definition (public StateNode fields, as
+ * machines/diagram.ts does): every state node as the definition nests them (compound states and the
+ * regions of a parallel state as containers), every transition of every state's `on` (targetless ones
+ * as loops, because they run actions the operator may want to see counted), and the initial
+ * pseudo-state of every container. No geometry here: machine-layout.ts places it.
+ *
+ * Nodes are keyed by the names the runtime uses in its counters (`up.running` for a nested state, the
+ * bare key inside a parallel state, as `batchStateName` reports `putting`), so the page can match
+ * live counts to nodes without knowing the machines.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 
-export interface GraphNode {
-  /** The state name the counters use. */
-  readonly name: string;
-  readonly final: boolean;
-  readonly x: number;
-  readonly y: number;
+export type StateKind = 'atomic' | 'final' | 'compound' | 'parallel' | 'region';
+
+export interface GraphState {
+  /** The name the page and the counters use; unique within the machine. */
+  readonly key: string;
+  /** The state's own key, shown on its box. */
+  readonly label: string;
+  readonly kind: StateKind;
+  /** Key of the enclosing state; undefined at the top level. */
+  readonly parent: string | undefined;
+  /** Keys of the nested states, in definition order. */
+  readonly children: readonly string[];
+  /** Key of the child a transition into this container enters; undefined for atomic and parallel states. */
+  readonly initial: string | undefined;
 }
 
 export interface GraphEdge {
+  /** Key of the state the transition is defined on (a container when the container defines it). */
   readonly from: string;
+  /** Key of the target; equal to `from` for a targetless transition. */
   readonly to: string;
-  /** Event types (with guard names) that take this edge. */
+  /** Event types, with the guard in brackets when one decides, that take this edge. */
   readonly events: readonly string[];
+  /** No target: actions only, the state is not left. */
+  readonly internal: boolean;
 }
 
 export interface MachineGraph {
   readonly machine: string;
+  /** Key of the top-level initial state. */
   readonly initial: string;
-  readonly nodes: readonly GraphNode[];
+  /** Every state, parents before children. */
+  readonly states: readonly GraphState[];
+  /** One edge per (from, to), events merged. */
   readonly edges: readonly GraphEdge[];
-  readonly width: number;
-  readonly height: number;
 }
 
-export const NODE_W = 150;
-export const NODE_H = 46;
-const COL_GAP = 70;
-const ROW_GAP = 28;
-const MARGIN = 20;
-/** Room above and below for edges bent around the nodes. */
-const BEND_ROOM = 50;
+const childrenOf = (n: AnyStateNode) => Object.values(n.states) as AnyStateNode[];
 
-const children = (n: AnyStateNode) => Object.values(n.states) as AnyStateNode[];
-
-/** The leaves drawn for a node: itself, or its descendants (a parallel node: its first region only). */
-function leavesOf(node: AnyStateNode): AnyStateNode[] {
-  const kids = children(node);
-  if (kids.length === 0) return [node];
-  if (node.type === 'parallel') return leavesOf(kids[0]!);
-  return kids.flatMap(leavesOf);
-}
-
-/** Where a transition into `node` lands: the initial leaf. */
-function entryLeaf(node: AnyStateNode): AnyStateNode {
-  let cur = node;
-  for (;;) {
-    const kids = children(cur);
-    if (kids.length === 0) return cur;
-    if (cur.type === 'parallel') cur = kids[0]!;
-    else cur = (cur.initial?.target[0] as AnyStateNode | undefined) ?? kids[0]!;
-  }
-}
-
-function nameOf(leaf: AnyStateNode): string {
-  // inside a parallel state the runtime names the state by the first region's leaf alone
-  for (let n = leaf.parent; n !== undefined; n = n.parent) if (n.type === 'parallel') return leaf.key;
-  return leaf.path.join('.');
+function kindOf(node: AnyStateNode): StateKind {
+  if (node.type === 'final') return 'final';
+  if (node.type === 'parallel') return 'parallel';
+  if (childrenOf(node).length === 0) return 'atomic';
+  return node.parent?.type === 'parallel' ? 'region' : 'compound';
 }
 
 function guardName(guard: unknown): string | undefined {
   if (guard === undefined) return undefined;
   if (typeof guard === 'string') return guard;
+  if (typeof guard === 'function') return guard.name || 'guard';
   if (typeof guard === 'object' && guard !== null && 'type' in guard) return String(guard.type);
   return 'guard';
 }
 
+/**
+ * The runtime's name for a state: its path below the root, or, inside a parallel state, the path below
+ * the region (`batchStateName` reports the work region's leaf alone). Falls back to the full path when
+ * two states would share a name.
+ */
+export function stateKeys(machine: AnyStateMachine): Map<AnyStateNode, string> {
+  const keys = new Map<AnyStateNode, string>();
+  const walk = (node: AnyStateNode, prefix: string[]) => {
+    for (const child of childrenOf(node)) {
+      const own =
+        node.type === 'parallel' || node.parent?.type === 'parallel' ? [child.key] : [...prefix, child.key];
+      keys.set(child, own.join('.'));
+      walk(child, own);
+    }
+  };
+  walk(machine.root, []);
+  const seen = new Map<string, number>();
+  for (const key of keys.values()) seen.set(key, (seen.get(key) ?? 0) + 1);
+  for (const [node, key] of keys) if ((seen.get(key) ?? 0) > 1) keys.set(node, node.path.join('.'));
+  return keys;
+}
+
 export function machineGraph(machine: AnyStateMachine): MachineGraph {
-  const leaves = leavesOf(machine.root);
-  const names = new Map(leaves.map((l) => [l, nameOf(l)]));
-  const edges = new Map<string, { from: string; to: string; events: string[] }>();
+  const keys = stateKeys(machine);
+  const states: GraphState[] = [];
+  const edges = new Map<string, { from: string; to: string; events: string[]; internal: boolean }>();
   const visit = (node: AnyStateNode) => {
-    const sources = leavesOf(node).filter((l) => names.has(l));
-    for (const [eventType, transitions] of node.transitions) {
-      for (const t of transitions) {
-        const guard = guardName(t.guard);
-        const label = guard === undefined ? eventType : `${eventType} [${guard}]`;
-        for (const target of t.target ?? []) {
-          const to = names.get(entryLeaf(target));
-          if (to === undefined) continue;
-          for (const s of sources) {
-            const from = names.get(s)!;
-            if (from === to) continue;
-            const key = `${from}\u0000${to}`;
-            const e = edges.get(key) ?? { from, to, events: [] };
+    for (const child of childrenOf(node)) {
+      const kind = kindOf(child);
+      const initial = kind === 'compound' || kind === 'region' ? child.initial?.target[0] : undefined;
+      states.push({
+        key: keys.get(child)!,
+        label: child.key,
+        kind,
+        parent: node === machine.root ? undefined : keys.get(node),
+        children: childrenOf(child).map((c) => keys.get(c)!),
+        initial: initial === undefined ? undefined : keys.get(initial),
+      });
+      const from = keys.get(child)!;
+      for (const [eventType, transitions] of child.transitions) {
+        for (const t of transitions) {
+          const guard = guardName(t.guard);
+          const label = guard === undefined ? eventType : `${eventType} [${guard}]`;
+          const targets = t.target?.length ? t.target : [undefined];
+          for (const target of targets) {
+            const to = target === undefined ? from : keys.get(target);
+            if (to === undefined) continue; // the root itself: no box to point at
+            const id = `${from}\u0000${to}`;
+            const e = edges.get(id) ?? { from, to, events: [], internal: target === undefined };
             if (!e.events.includes(label)) e.events.push(label);
-            edges.set(key, e);
+            edges.set(id, e);
           }
         }
       }
+      visit(child);
     }
-    for (const child of children(node)) visit(child);
   };
   visit(machine.root);
-
-  const initial = names.get(entryLeaf(machine.root))!;
-  const order = leaves.map((l) => names.get(l)!);
-  const columns = layerColumns(initial, order, [...edges.values()]);
-  const finals = new Set(leaves.filter((l) => l.type === 'final').map((l) => names.get(l)!));
-  const nodes: GraphNode[] = [];
-  const tallest = Math.max(...columns.map((c) => c?.length ?? 0));
-  const colHeight = (n: number) => n * NODE_H + (n - 1) * ROW_GAP;
-  columns.forEach((col, x) => {
-    if (col === undefined) return;
-    const offset = (colHeight(tallest) - colHeight(col.length)) / 2;
-    col.forEach((name, y) =>
-      nodes.push({
-        name,
-        final: finals.has(name),
-        x: MARGIN + x * (NODE_W + COL_GAP),
-        y: BEND_ROOM + offset + y * (NODE_H + ROW_GAP),
-      }),
-    );
-  });
+  const initial = machine.root.initial?.target[0];
   return {
     machine: machine.id,
-    initial,
-    nodes,
+    initial: initial === undefined ? states[0]!.key : keys.get(initial)!,
+    states,
     edges: [...edges.values()],
-    width: MARGIN * 2 + columns.length * NODE_W + (columns.length - 1) * COL_GAP,
-    height: BEND_ROOM * 2 + colHeight(tallest),
   };
-}
-
-/**
- * Columns of node names. Back edges (found by a depth-first walk from the initial state) are ignored,
- * so the rest is acyclic and a node's column is its longest distance from the initial state; nodes
- * the walk does not reach go last.
- */
-function layerColumns(initial: string, order: readonly string[], edges: readonly GraphEdge[]): string[][] {
-  const out = new Map<string, string[]>(order.map((n) => [n, []]));
-  for (const e of edges) out.get(e.from)?.push(e.to);
-  const back = new Set<string>();
-  const state = new Map<string, 'open' | 'done'>();
-  const walk = (n: string) => {
-    state.set(n, 'open');
-    for (const to of out.get(n) ?? []) {
-      if (state.get(to) === 'open') back.add(`${n}\u0000${to}`);
-      else if (!state.has(to)) walk(to);
-    }
-    state.set(n, 'done');
-  };
-  walk(initial);
-  const forward = edges.filter((e) => !back.has(`${e.from}\u0000${e.to}`) && state.has(e.from));
-  const rank = new Map<string, number>([[initial, 0]]);
-  // longest path over the acyclic part: relax until nothing changes (a handful of states)
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const e of forward) {
-      const r = (rank.get(e.from) ?? 0) + 1;
-      if (rank.has(e.from) && r > (rank.get(e.to) ?? -1)) {
-        rank.set(e.to, r);
-        changed = true;
-      }
-    }
-  }
-  const last = Math.max(0, ...rank.values()) + 1;
-  const columns: string[][] = [];
-  for (const n of order) (columns[rank.get(n) ?? last] ??= []).push(n);
-  const dense = columns.filter((c) => c !== undefined);
-  // order each column by the mean row of its predecessors in earlier columns
-  const row = new Map<string, number>();
-  dense.forEach((col, x) => {
-    if (x > 0) {
-      const weight = (n: string) => {
-        const rows = forward.filter((e) => e.to === n && row.has(e.from)).map((e) => row.get(e.from)!);
-        return rows.length === 0 ? Number.POSITIVE_INFINITY : rows.reduce((a, b) => a + b, 0) / rows.length;
-      };
-      col.sort((a, b) => weight(a) - weight(b));
-    }
-    col.forEach((n, y) => row.set(n, y));
-  });
-  return dense;
 }

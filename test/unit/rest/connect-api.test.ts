@@ -286,7 +286,8 @@ describe('/health, /metrics and the live view', () => {
     for (const m of ['batch', 'task', 'connector']) expect(html).toContain(`data-machine="${m}"`);
     expect(html).not.toMatch(/(src|href)="https?:/);
     expect(html).toContain('data-state="up.running"');
-  });
+    // the first request lays the machines out with ELK (in its own thread): seconds on a busy machine
+  }, 60_000);
 
   it('/machines/events streams an update at once, as Server-Sent Events', async () => {
     const abort = new AbortController();

@@ -7,55 +7,88 @@ import { taskMachine } from '../../../src/machines/task.js';
 import { createActorCensus } from '../../../src/observability/actor-census.js';
 import { machineGraph } from '../../../src/rest/machine-graph.js';
 import { RateTracker } from '../../../src/rest/machine-events.js';
-import { machineSvg, machinesPage } from '../../../src/rest/machines-page.js';
+import { liveNames } from '../../../src/rest/machine-live-names.js';
+import { machinesPage } from '../../../src/rest/machines-page.js';
+
+/** The first page lays the machines out, loading elkjs; on a busy machine that takes seconds. */
+const SLOW = 60_000;
+let page: Promise<string> | undefined;
+const fullPage = () => (page ??= machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink'));
 
 describe('machineGraph', () => {
-  it('draws every state of the task machine once, starting from its initial state', () => {
+  it('reads every state of the task machine once, starting from its initial state', () => {
     const g = machineGraph(taskMachine);
     expect(g.initial).toBe('unassigned');
-    expect(g.nodes.map((n) => n.name).sort()).toEqual(
+    expect(g.states.map((s) => s.key).sort()).toEqual(
       ['failed', 'paused', 'running', 'starting', 'stopped', 'stopping', 'unassigned'].sort(),
     );
-    expect(g.edges).toContainEqual({ from: 'running', to: 'paused', events: ['PAUSE'] });
-    expect(g.nodes.find((n) => n.name === 'failed')?.final).toBe(true);
-    // the initial state is in the first column, its targets to its right
-    const x = (name: string) => g.nodes.find((n) => n.name === name)!.x;
-    expect(x('unassigned')).toBeLessThan(x('starting'));
-    expect(x('starting')).toBeLessThan(x('running'));
+    expect(g.edges).toContainEqual({ from: 'running', to: 'paused', events: ['PAUSE'], internal: false });
+    expect(g.states.find((s) => s.key === 'failed')?.kind).toBe('final');
   });
 
-  it('names nested states by path (connector) and the batch machine’s parallel state by its work region', () => {
+  it('names nested states by path (connector) and keeps containers and both parallel regions (batch)', () => {
     const c = machineGraph(connectorMachine);
-    expect(c.nodes.map((n) => n.name)).toEqual(expect.arrayContaining(['up.running', 'up.paused']));
-    // a transition from the compound `up` leaves from each of its states
-    expect(c.edges.filter((e) => e.to === 'stopping').map((e) => e.from)).toEqual(
-      expect.arrayContaining(['up.running', 'up.paused']),
-    );
+    expect(c.states.map((s) => s.key)).toEqual(expect.arrayContaining(['up', 'up.running', 'up.paused']));
+    expect(c.states.find((s) => s.key === 'up')).toMatchObject({ kind: 'compound', initial: 'up.running' });
+    // a transition the compound `up` defines leaves from `up` itself, as the definition says
+    expect(c.edges.filter((e) => e.to === 'stopping').map((e) => e.from)).toContain('up');
+    // a transition without a target is drawn as a loop, not dropped
+    expect(c.edges.find((e) => e.from === 'created' && e.to === 'created')).toMatchObject({ internal: true });
     const b = machineGraph(batchMachine);
-    expect(b.nodes.map((n) => n.name).sort()).toEqual(
-      ['ackFailed', 'acknowledging', 'acquired', 'done', 'expired', 'putting', 'retrying'].sort(),
-    );
+    expect(b.states.find((s) => s.key === 'active')).toMatchObject({
+      kind: 'parallel',
+      children: ['work', 'lease'],
+    });
+    expect(b.states.find((s) => s.key === 'lease')).toMatchObject({
+      kind: 'region',
+      initial: 'held',
+      children: ['held', 'renewing'],
+    });
     expect(b.edges.find((e) => e.from === 'putting' && e.to === 'acknowledging')?.events).toContain('PUT_OK');
+    expect(b.edges.find((e) => e.from === 'held' && e.to === 'renewing')?.events).toEqual([
+      'LOCK_RENEW_DUE [isShare]',
+    ]);
   });
 
-  it('renders an SVG with a node per state and an edge per (from, to)', () => {
-    const g = machineGraph(taskMachine);
-    const svg = machineSvg(g);
-    expect(svg.match(/<g class="node/g)?.length).toBe(g.nodes.length);
-    expect(svg.match(/<g class="edge"/g)?.length).toBe(g.edges.length);
-    expect(svg).not.toContain('NaN');
+  it('maps every runtime state name to the drawn states it lights, containers included', () => {
+    const b = liveNames(batchMachine);
+    expect(b.active['putting/renewing']).toEqual(['active', 'work', 'putting', 'lease', 'renewing']);
+    expect(b.active['acknowledging']).toEqual(['acknowledging']);
+    expect(b.notes['putting/renewing']).toEqual([['putting', 'renewing']]);
+    expect(b.notes['putting']).toBeUndefined();
+    expect(liveNames(connectorMachine).active['up.paused']).toEqual(['up', 'up.paused']);
   });
 });
 
 describe('machinesPage', () => {
-  it('is one page whose inline script parses and which loads nothing from elsewhere', () => {
-    const html = machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
-    const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
-    expect(script).toBeDefined();
-    expect(() => new Function(script!)).not.toThrow();
-    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
-    expect(html.match(/<svg class="machine"/g)?.length).toBe(3);
-  });
+  it(
+    'is one page whose inline script parses and which loads nothing from elsewhere',
+    async () => {
+      const html = await fullPage();
+      const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      expect(() => new Function(script!)).not.toThrow();
+      expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
+      expect(html.match(/<svg class="machine"/g)?.length).toBe(3);
+      // scaled to its section rather than scrolled: the drawing keeps its proportions in a view box
+      expect(html).toMatch(/svg\.machine\{[^}]*max-width:100%;height:auto/);
+      expect(html).not.toContain('NaN');
+    },
+    SLOW,
+  );
+
+  it(
+    'draws a node per state and an edge per (from, to), both regions of the batch machine included',
+    async () => {
+      const html = /<svg class="machine" data-machine="batch"[\s\S]*?<\/svg>/.exec(await fullPage())![0];
+      const g = machineGraph(batchMachine);
+      expect(html.match(/<g class="node[^"]*" data-state=/g)?.length).toBe(g.states.length);
+      expect(html.match(/<g class="edge" data-from=/g)?.length).toBe(g.edges.length);
+      expect(html).toContain('<g class="node container region" data-state="lease"');
+      expect(html).toContain('data-state="renewing"');
+    },
+    SLOW,
+  );
 });
 
 /** Just enough DOM for the page's script: the nodes and edges of each diagram, parsed from the HTML. */
@@ -105,37 +138,85 @@ function fakePage(html: string) {
 }
 
 describe('the page script', () => {
-  it('subscribes to /machines/events and paints counts and rates from an update', () => {
-    const html = machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
-    const script = /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
-    const page = fakePage(html);
-    new Function('document', 'location', 'EventSource', script)(
-      page.document,
-      { pathname: '/machines' },
-      page.EventSource,
-    );
-    expect(page.sources.map((s) => s.url)).toEqual(['/machines/events']);
-    page.sources[0]!.listeners.get('machines')!({
-      data: JSON.stringify({
-        at: 0,
-        states: { batch: { putting: 2, 'putting/renewing': 1 }, task: { running: 2 }, connector: {} },
-        rates: [{ machine: 'batch', from: 'acquired', to: 'putting', perSecond: 5 }],
-        totals: { batch: 40 },
-      }),
-    });
-    const batch = page.svgs.find((s) => s.dataset.machine === 'batch')!;
-    const putting = batch.nodes.find((n) => n.dataset.state === 'putting')!;
-    expect(putting.querySelector('.count').textContent).toBe('3 (1 renewing)');
-    expect(putting.classes.has('busy')).toBe(true);
-    const edge = batch.edges.find((e) => e.dataset.from === 'acquired' && e.dataset.to === 'putting')!;
-    expect(edge.classes.has('active')).toBe(true);
-    expect(edge.querySelector('.rate').textContent).toBe('5.0/s');
-    const task = page.svgs.find((s) => s.dataset.machine === 'task')!;
-    expect(task.nodes.find((n) => n.dataset.state === 'running')!.querySelector('.count').textContent).toBe(
-      '2',
-    );
-    expect(page.byId.get('total-batch')?.textContent).toBe('40 transitions so far');
-  });
+  it(
+    'subscribes to /machines/events and paints counts and rates from an update',
+    async () => {
+      const html = await fullPage();
+      const script = /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
+      const page = fakePage(html);
+      new Function('document', 'location', 'EventSource', script)(
+        page.document,
+        { pathname: '/machines' },
+        page.EventSource,
+      );
+      expect(page.sources.map((s) => s.url)).toEqual(['/machines/events']);
+      page.sources[0]!.listeners.get('machines')!({
+        data: JSON.stringify({
+          at: 0,
+          states: { batch: { putting: 2, 'putting/renewing': 1 }, task: { running: 2 }, connector: {} },
+          rates: [{ machine: 'batch', from: 'acquired', to: 'putting', perSecond: 5 }],
+          totals: { batch: 40 },
+        }),
+      });
+      const batch = page.svgs.find((s) => s.dataset.machine === 'batch')!;
+      const putting = batch.nodes.find((n) => n.dataset.state === 'putting')!;
+      expect(putting.querySelector('.count').textContent).toBe('3 (1 renewing)');
+      expect(putting.classes.has('busy')).toBe(true);
+      const edge = batch.edges.find((e) => e.dataset.from === 'acquired' && e.dataset.to === 'putting')!;
+      expect(edge.classes.has('active')).toBe(true);
+      expect(edge.querySelector('.rate').textContent).toBe('5.0/s');
+      const task = page.svgs.find((s) => s.dataset.machine === 'task')!;
+      expect(task.nodes.find((n) => n.dataset.state === 'running')!.querySelector('.count').textContent).toBe(
+        '2',
+      );
+      expect(page.byId.get('total-batch')?.textContent).toBe('40 transitions so far');
+      // the lease region: 1 batch renewing, 2 holding; containers count every batch inside them
+      const count = (key: string) =>
+        batch.nodes.find((n) => n.dataset.state === key)!.querySelector('.count');
+      expect(count('renewing').textContent).toBe('1');
+      expect(count('held').textContent).toBe('2');
+      expect(count('active').textContent).toBe('3');
+      expect(count('acknowledging').textContent).toBe('0');
+    },
+    SLOW,
+  );
+
+  it(
+    'lights the edge a runtime transition took, and only that one',
+    async () => {
+      const html = await fullPage();
+      const script = /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
+      const page = fakePage(html);
+      new Function('document', 'location', 'EventSource', script)(
+        page.document,
+        { pathname: '/machines' },
+        page.EventSource,
+      );
+      page.sources[0]!.listeners.get('machines')!({
+        data: JSON.stringify({
+          at: 0,
+          states: {},
+          rates: [
+            { machine: 'batch', from: 'putting', to: 'putting/renewing', perSecond: 2 },
+            { machine: 'batch', from: 'putting/renewing', to: 'acknowledging', perSecond: 3 },
+            { machine: 'connector', from: 'starting', to: 'up.running', perSecond: 1 },
+            { machine: 'connector', from: 'created', to: 'created', perSecond: 4 },
+          ],
+          totals: {},
+        }),
+      });
+      const lit = (machine: string) =>
+        page.svgs
+          .find((s) => s.dataset.machine === machine)!
+          .edges.filter((e) => e.classes.has('active'))
+          .map((e) => `${e.dataset.from}>${e.dataset.to} ${e.querySelector('.rate').textContent}`)
+          .sort();
+      expect(lit('batch')).toEqual(['held>renewing 2.0/s', 'putting>acknowledging 3.0/s']);
+      // STARTED into `up` (entering its initial state), not the guarded STARTED into `up.paused`
+      expect(lit('connector')).toEqual(['created>created 4.0/s', 'starting>up 1.0/s']);
+    },
+    SLOW,
+  );
 });
 
 describe('live counts', () => {
