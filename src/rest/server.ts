@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SharesinkError } from '../errors.js';
-import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { defaultLogger } from '../logger.js';
 import { batchMachine } from '../machines/batch.js';
@@ -129,7 +128,13 @@ export function buildRouter(
     workerId: deps.workerId,
     kafkaClusterId: deps.clusterId,
   });
-  const page = machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
+  // laid out on the first request, not at start-up: the layout library is large and most workers never serve the page
+  let page: Promise<string> | undefined;
+  const machinesHtml = () => {
+    page ??= machinesPage([batchMachine, taskMachine, connectorMachine], 'sharesink');
+    page.catch(() => (page = undefined));
+    return page;
+  };
   router
     .add('GET', '/metrics', () => ({
       status: 200,
@@ -146,7 +151,11 @@ export function buildRouter(
       const { status, body } = healthReport(worker);
       return { status, json: body };
     })
-    .add('GET', '/machines', () => ({ status: 200, contentType: 'text/html; charset=utf-8', text: page }))
+    .add('GET', '/machines', async () => ({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      text: await machinesHtml(),
+    }))
     .add('GET', '/machines/events', (req) => {
       deps.events.attach(req.res);
       return 'streaming';
@@ -226,7 +235,6 @@ export async function startRestServer(
     options.lookupClusterId === false
       ? undefined
       : new KafkaCluster({
-          ...kafkajsSecurityOptions(worker.config.security?.admin),
           brokers: worker.config.bootstrapServers,
           clientId: `${worker.config.clientId}-rest`,
           logger: log,
