@@ -6,6 +6,7 @@ import { Piscina, queueOptionsSymbol } from 'piscina';
 import { DEFAULT_CONVERTERS, type ConvertersConfig } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
 import { NO_TRANSFORMS, type TransformsConfig } from '../connect/transforms/spec.js';
+import { SharesinkError } from '../errors.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type {
   AbortRequest,
@@ -97,6 +98,7 @@ export class PutPool {
   readonly #requests: BroadcastChannel;
   readonly #replies: BroadcastChannel;
   readonly #ready = new Set<number>();
+  readonly #startWaiters = new Set<{ done: () => void; fail: (error: unknown) => void }>();
   readonly #waiting = new Map<number, (reply: Extract<ControlReply, { op: 'stopped' }>) => void>();
   readonly #tasks = new Set<string>();
   readonly #configKeys = new WeakMap<PoolTask, string>();
@@ -134,14 +136,52 @@ export class PutPool {
       execArgv: options.execArgv ?? (EXT === '.ts' ? ['--import', 'tsx'] : undefined),
       resourceLimits: options.resourceLimits,
     });
-    this.#pool.on('error', (error: unknown) =>
-      this.#logger.error({ err: error }, 'worker thread failed outside a put'),
-    );
+    this.#pool.on('error', (error: unknown) => {
+      if (this.#ready.size === 0) this.#startWaiters.forEach((w) => w.fail(error));
+      this.#logger.error({ err: error }, 'worker thread failed outside a put');
+    });
     this.#pool.on('workerDestroy', (worker: { id: number }) => this.#onThreadGone(worker.id));
   }
 
   get threads(): number {
     return this.#pool.maxThreads;
+  }
+
+  /**
+   * Resolves once every thread has booted and is ready for puts; rejects with
+   * SHARESINK_POOL_START_FAILED when a thread cannot boot (a bad `--import`, a resource limit), so a
+   * connector fails at start with the reason instead of queueing puts forever. (A connector module
+   * that cannot be imported is a fatal result of the first put, as before.)
+   */
+  started(timeoutMs = 60_000): Promise<void> {
+    if (this.#ready.size >= this.threads) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        done: () => {
+          clearTimeout(timer);
+          this.#startWaiters.delete(waiter);
+          resolve();
+        },
+        fail: (error: unknown) => {
+          clearTimeout(timer);
+          this.#startWaiters.delete(waiter);
+          const why = error instanceof Error ? error.message : String(error);
+          reject(
+            new SharesinkError(
+              'SHARESINK_POOL_START_FAILED',
+              `the put pool's worker threads could not start: ${why}`,
+              { cause: error },
+            ),
+          );
+        },
+      };
+      const timer = setTimeout(
+        () => waiter.fail(new Error(`no thread was ready within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      timer.unref();
+      this.#startWaiters.add(waiter);
+    });
   }
 
   /** Puts one thread runs at once. */
@@ -323,6 +363,7 @@ export class PutPool {
   #onReply(reply: ControlReply): void {
     if (reply.op === 'ready') {
       this.#ready.add(reply.threadId);
+      if (this.#ready.size >= this.threads) this.#startWaiters.forEach((w) => w.done());
       return;
     }
     this.#waiting.get(reply.requestId)?.(reply);

@@ -117,3 +117,18 @@ describe('put concurrency on the pool threads', () => {
     expect(alone).toMatchObject({ kind: 'fatal', code: 'SHARESINK_WORKER_CRASHED' });
   }, 20_000);
 });
+
+describe('PutPool.started()', () => {
+  it('resolves once every thread is ready', async () => {
+    const p = pool('waiting', 2);
+    await expect(p.started()).resolves.toBeUndefined();
+  });
+
+  it('rejects with SHARESINK_POOL_START_FAILED when the threads cannot boot, instead of queueing puts', async () => {
+    const p = pool('waiting', 1, { execArgv: ['--import', 'no-such-package-sharesink-test'] });
+    await expect(p.started(20_000)).rejects.toMatchObject({
+      code: 'SHARESINK_POOL_START_FAILED',
+      message: expect.stringContaining('no-such-package-sharesink-test'),
+    });
+  }, 30_000);
+});
