@@ -133,7 +133,8 @@ export class PutPool {
       loadBalancer: this.#placement.balancer,
       atomics: 'disabled',
       workerData,
-      execArgv: options.execArgv ?? (EXT === '.ts' ? ['--import', 'tsx'] : undefined),
+      // resolved from here, not from the process's working directory, so a CLI run from anywhere works
+      execArgv: options.execArgv ?? (EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : undefined),
       resourceLimits: options.resourceLimits,
     });
     this.#pool.on('error', (error: unknown) => {
