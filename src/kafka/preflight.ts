@@ -31,6 +31,7 @@ import { ShareGroupDescribe } from './protocol/messages/share-group-describe.js'
 import { ShareGroupHeartbeat } from './protocol/messages/share-group-heartbeat.js';
 import { UnknownTopicError } from './share/share-errors.js';
 import { tlsFailure } from './tls-errors.js';
+import { authenticationFailure } from './auth-errors.js';
 
 /** One reader of the cluster: a connector, say. */
 export interface PreflightTarget {
@@ -71,8 +72,8 @@ const COORDINATOR_WAIT_MS = 10_000;
  * Checks that the cluster can serve `targets`; resolves when it can (or when what remains is for the
  * runtime's retries).
  * @throws KafkaUnreachableError, ShareGroupsUnavailableError, UnknownTopicError, KafkaAuthorizationError,
- *   KafkaTlsError (a certificate refused either way, or a listener that is not TLS), or the SASL failure
- *   (`SHARESINK_KAFKA_SASL`) as it came.
+ *   KafkaTlsError (a certificate refused either way, or a listener that is not TLS), or
+ *   KafkaAuthenticationError (`SHARESINK_KAFKA_SASL`: the user, the password or the mechanism refused).
  */
 export async function checkKafkaCluster(options: PreflightOptions): Promise<void> {
   const ctx = context(options);
@@ -150,6 +151,8 @@ async function reach(ctx: Context): Promise<BrokerConnection> {
         // a certificate is not cured by waiting either, and is no unreachable broker: say it is TLS
         const tls = tlsFailure(err, address.trim());
         if (tls !== undefined) throw tls;
+        const refused = authenticationFailure(err, address.trim());
+        if (refused !== undefined) throw refused;
         // SASL and anything else the broker answered are not cured by waiting
         if (!(err instanceof KafkaConnectionError) || err.code !== 'SHARESINK_KAFKA_CONNECTION') throw err;
         failures.set(address.trim(), socketError(err, address.trim()));
