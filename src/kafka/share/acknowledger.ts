@@ -3,9 +3,9 @@
  * owns the decisions that affect the whole consumer (top-level errors, lock duration, metadata); this
  * module builds the request, applies the per-partition answers, and settles every entry exactly once.
  */
-import { SharesinkError } from '../../errors.js';
 import { KafkaError, KafkaErrorCode } from '../errors.js';
-import { planAcks, type AckEntry, type NodeChannel } from './node-channel.js';
+import { failAll, indexEntries, planAcks, settleAll, type AckEntry } from './ack-entries.js';
+import type { NodeChannel } from './node-channel.js';
 import { ConsumerClosedError, SessionResetError } from './share-errors.js';
 import { FINAL_EPOCH, tpKey } from './share-session.js';
 import type { ShareTransport } from './transport.js';
@@ -94,7 +94,7 @@ async function acknowledgeRequest(
   } catch (err) {
     traceAck(ch, epoch, queuedAt, sentAt, entries, isRenew, -1);
     ch.session.reset();
-    settleAll(entries, asSharesinkError(err));
+    failAll(entries, err);
     return;
   }
   traceAck(ch, epoch, queuedAt, sentAt, entries, isRenew, res.errorCode);
@@ -132,28 +132,6 @@ async function acknowledgeRequest(
   }
   // partitions the broker did not mention: nothing contradicts the request's success
   for (const rest of byPartition.values()) settleAll(rest, null);
-}
-
-export function settleAll(entries: readonly AckEntry[], err: SharesinkError | null): void {
-  for (const e of entries) e.settle(err);
-}
-
-export function indexEntries(entries: readonly AckEntry[]): Map<string, AckEntry[]> {
-  const m = new Map<string, AckEntry[]>();
-  for (const e of entries) {
-    const key = tpKey(e.tp.topicId, e.tp.partition);
-    let list = m.get(key);
-    if (!list) m.set(key, (list = []));
-    list.push(e);
-  }
-  return m;
-}
-
-export function asSharesinkError(err: unknown): SharesinkError {
-  if (err instanceof SharesinkError) return err;
-  return new SharesinkError('SHARESINK_KAFKA_CONNECTION', (err as Error).message ?? String(err), {
-    cause: err,
-  });
 }
 
 function traceAck(

@@ -6,8 +6,9 @@
  * Several polls may be outstanding at once and acknowledgements may come in any order: the runtime
  * pipelines batches. Requests to one leader are serialized through its {@link NodeChannel} (the share
  * session's epoch forbids two at once); requests to different leaders run in parallel. Whenever a
- * session is free, {@link ShareConsumer.pump} picks its next request: renewals first, then a ShareFetch
- * when a poll waits (carrying the pending acknowledgements), else a ShareAcknowledge. See ADR 0005.
+ * session is free, {@link ShareConsumer.pump} sends the request `nextRequest` (next-request.ts) picks:
+ * renewals first, then a ShareFetch when a poll waits (carrying the pending acknowledgements), else a
+ * ShareAcknowledge. See ADR 0005.
  */
 import type { Logger } from 'pino';
 import { SharesinkError } from '../../errors.js';
@@ -17,10 +18,12 @@ import type { ShareTopicPartitions } from '../protocol/messages/share-group-hear
 import { randomUuid } from '../protocol/uuid.js';
 import { AckCode, type AcknowledgeType } from './ack-batches.js';
 import { Membership } from './membership.js';
-import { NodeChannel, newAckEntry, type AckEntry, type PartitionAckResult } from './node-channel.js';
+import { newAckEntry, settleAll, type AckEntry, type PartitionAckResult } from './ack-entries.js';
+import { NodeChannel } from './node-channel.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
-import { METADATA_ERRORS, closeSession, sendAcks, settleAll, type AcknowledgerHost } from './acknowledger.js';
+import { METADATA_ERRORS, closeSession, sendAcks, type AcknowledgerHost } from './acknowledger.js';
 import { fetchOnce, type FetchSettings, type FetcherHost } from './share-fetcher.js';
+import { nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
 import type { ShareTransport } from './transport.js';
@@ -362,16 +365,24 @@ export class ShareConsumer {
 
   /** When `ch`'s session has no request in flight, sends the next one it needs, if any. */
   private pump(ch: NodeChannel): void {
-    if (ch.busy || this.closed) return;
+    const next = nextRequest({
+      busy: ch.busy,
+      consumerClosed: this.closed,
+      consumerFailed: this.fatal !== undefined,
+      sessionIsNew: ch.session.isNew,
+      pendingAcks: ch.terminal.length,
+      pendingRenewals: ch.renew.length,
+      pollWaits: this.waiters.length > 0,
+      metadataStale: this.metadataStale,
+      partitions: ch.session.wantedPartitions.size,
+      backoffUntil: ch.backoffUntil,
+      now: Date.now(),
+    });
+    if (next === 'none') return;
     const queuedAt = traceNow();
-    let job: (() => Promise<void>) | undefined;
-    // renewals are due at half the lock; they never ride on a fetch (IsRenewAck would stop it fetching).
-    // Acks left over from a session that was reset fail at once (sendAcks), as before any new session.
-    if (ch.renew.length > 0 || (ch.session.isNew && ch.terminal.length > 0))
-      job = () => sendAcks(this.ackHost, ch, queuedAt);
-    else if (this.wantsFetch(ch)) job = () => this.fetchFrom(ch, queuedAt);
-    else if (ch.terminal.length > 0) job = () => sendAcks(this.ackHost, ch, queuedAt);
-    if (!job) return;
+    // sendAcks: final acks, then renewals, each in a ShareAcknowledge; or fails both on a reset session
+    const job =
+      next === 'fetch' ? () => this.fetchFrom(ch, queuedAt) : () => sendAcks(this.ackHost, ch, queuedAt);
     ch.busy = true;
     void ch
       .run(job)
@@ -380,16 +391,6 @@ export class ShareConsumer {
         ch.busy = false;
         this.kick();
       });
-  }
-
-  private wantsFetch(ch: NodeChannel): boolean {
-    return (
-      this.waiters.length > 0 &&
-      !this.fatal &&
-      !this.metadataStale &&
-      ch.session.wantedPartitions.size > 0 &&
-      ch.backoffUntil <= Date.now()
-    );
   }
 
   private async fetchFrom(ch: NodeChannel, queuedAt: number): Promise<void> {

@@ -15,14 +15,16 @@ import type {
 } from '../protocol/messages/share-fetch.js';
 import { AckCode } from './ack-batches.js';
 import { selectAcquired } from './acquired-records.js';
-import { asSharesinkError, indexEntries, settleAll } from './acknowledger.js';
 import {
+  failAll,
+  indexEntries,
   newAckEntry,
   planAcks,
+  settleAll,
   type AckEntry,
-  type NodeChannel,
   type PartitionAckResult,
-} from './node-channel.js';
+} from './ack-entries.js';
+import type { NodeChannel } from './node-channel.js';
 import type { PartitionDirectory } from './partition-directory.js';
 import type { ShareRecord } from './share-record.js';
 import { tpKey, type SessionChanges } from './share-session.js';
@@ -92,7 +94,7 @@ export async function fetchOnce(
   } catch (err) {
     trace(ch, epoch, queuedAt, sentAt, maxWaitMs, acks, 0, -1);
     session.reset();
-    settleAll(acks, asSharesinkError(err));
+    failAll(acks, err);
     throw err;
   }
   const latencyMs = performance.now() - started;
@@ -205,6 +207,7 @@ async function collect(
   }
   for (const { record, deliveryCount, timestampType } of selection.records) {
     out.add(record.offset);
+    // RawRecord's fields in its order: the pool encodes these objects as they are (share-record.ts)
     into.push({
       topic,
       partition,

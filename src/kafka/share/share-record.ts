@@ -1,5 +1,12 @@
 /** What the share consumer hands out, and what an acknowledgement can name. */
 
+/**
+ * Structurally a `RawRecord` (src/connect/raw-record.ts), the pool's input: the same fields, each type
+ * the same or narrower, so the runtime hands these objects to the pool as they are instead of copying
+ * each one (share-fetcher.ts builds them in RawRecord's field order: one object shape for the encoder).
+ * `kafka/` does not import `connect/`, so the two are declared apart;
+ * test/unit/kafka/share/share-record.test.ts fails to compile or to pass when they drift.
+ */
 export interface ShareRecord {
   readonly topic: string;
   readonly partition: number;

@@ -1,0 +1,61 @@
+/**
+ * Which request a free share session sends next (ADR 0005). Pure, so every branch is unit-tested on
+ * its own; `ShareConsumer.pump` gathers the inputs from the session and the consumer and runs the
+ * answer (the acknowledgement kinds through acknowledger.ts, a fetch through share-fetcher.ts).
+ *
+ * Order: acknowledgements left over from a session that was reset fail first (they cannot open a
+ * new session); then RENEW, in its own ShareAcknowledge, because a ShareFetch with IsRenewAck does
+ * not fetch (ADR 0003) and renewals are due at half the lock; then a ShareFetch when a poll waits,
+ * carrying the pending final acknowledgements; else a ShareAcknowledge with them.
+ */
+
+/** What the choice depends on, for one session. */
+export interface SessionState {
+  /** A request of this session is queued or in flight: its epoch allows one at a time. */
+  readonly busy: boolean;
+  readonly consumerClosed: boolean;
+  /** Fatal error: nothing more is fetched, but acknowledgements still go out. */
+  readonly consumerFailed: boolean;
+  /** Epoch 0: before the first answer, or after a reset. */
+  readonly sessionIsNew: boolean;
+  /** ACCEPT / RELEASE / REJECT / GAP entries waiting for this session. */
+  readonly pendingAcks: number;
+  /** RENEW entries waiting for this session. */
+  readonly pendingRenewals: number;
+  /** Some `poll()` waits for records. */
+  readonly pollWaits: boolean;
+  /** Leaders may have moved: no fetch until metadata is refreshed. */
+  readonly metadataStale: boolean;
+  /** Assigned partitions this session's leader leads. */
+  readonly partitions: number;
+  /** After a failed request, no fetch before this time (ms, the caller's clock)... */
+  readonly backoffUntil: number;
+  /** ...and this is that clock now. */
+  readonly now: number;
+}
+
+export type NextRequest =
+  /** Nothing to send, or the session cannot send now. */
+  | 'none'
+  /** No request: settle the pending acks and renewals with SHARESINK_SHARE_SESSION_RESET. */
+  | 'fail-reset-acks'
+  /** ShareAcknowledge with IsRenewAck (pending final acks go first, in a ShareAcknowledge of their own). */
+  | 'renew'
+  /** ShareFetch carrying the pending final acks. */
+  | 'fetch'
+  /** ShareAcknowledge with the pending final acks. */
+  | 'acknowledge';
+
+export function nextRequest(s: SessionState): NextRequest {
+  if (s.busy || s.consumerClosed) return 'none';
+  const acks = s.pendingAcks > 0;
+  const renewals = s.pendingRenewals > 0;
+  if (s.sessionIsNew && (acks || renewals)) return 'fail-reset-acks';
+  if (renewals) return 'renew';
+  if (wantsFetch(s)) return 'fetch';
+  return acks ? 'acknowledge' : 'none';
+}
+
+function wantsFetch(s: SessionState): boolean {
+  return s.pollWaits && !s.consumerFailed && !s.metadataStale && s.partitions > 0 && s.backoffUntil <= s.now;
+}
