@@ -143,7 +143,7 @@ export type {
 } from './machines/batch.js';
 export { taskMachine, createTaskMachine } from './machines/task.js';
 export type { TaskEvent, TaskContext, TaskEffects, TaskMachine, TaskSnapshot } from './machines/task.js';
-export { connectorMachine, DEFAULT_RESTART_POLICY, restartDelayMs } from './machines/connector.js';
+export { connectorMachine } from './machines/connector.js';
 export { toMermaid, toDot } from './machines/diagram.js';
 
 // observability

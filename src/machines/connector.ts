@@ -1,7 +1,12 @@
 /**
- * Connector lifecycle and its restart policy. The policy is data in the context and plain functions,
- * so a restart schedule can be checked without a clock: the owner waits `delayMs` of the
- * `scheduleRestart` / `scheduleTaskRestart` effects and then sends BACKOFF_ELAPSED / (a new task).
+ * Connector lifecycle, as Connect's REST status reports it. The owner (`ConnectorRuntime`) does the
+ * work in the effects and answers with an event once it is done: `startConnector` → STARTED /
+ * START_FAILED, `restartConnector` → STARTED / START_FAILED, `stopConnector` → STOPPED,
+ * `haltConnector` → HALTED.
+ *
+ * There are no automatic restarts, as in Connect: a connector that fails to start stays `failed` until
+ * an operator RESTART (REST) starts it afresh. (An automatic restart policy with backoff was once
+ * drawn here but never applied; ADR 0008 says why it was removed.)
  *
  * Two ways to stop, kept apart on purpose: STOP is the worker shutting down and ends in the final
  * `stopped`; HALT is an operator's `PUT /connectors/{name}/stop` (Connect's STOPPED, KIP-875) and ends
@@ -9,34 +14,12 @@
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 
-export interface RestartPolicy {
-  /** Automatic restarts allowed before the connector (or a task) stays FAILED; 0 = Connect's behaviour. */
-  maxRestarts: number;
-  initialBackoffMs: number;
-  maxBackoffMs: number;
-}
-
-export const DEFAULT_RESTART_POLICY: RestartPolicy = {
-  maxRestarts: 3,
-  initialBackoffMs: 1_000,
-  maxBackoffMs: 60_000,
-};
-
-/** Exponential backoff: the n-th restart (0-based) waits initial·2ⁿ, capped. */
-export function restartDelayMs(policy: RestartPolicy, restartsSoFar: number): number {
-  return Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** Math.min(restartsSoFar, 30));
-}
-
 export interface ConnectorInput {
   name: string;
-  policy?: Partial<RestartPolicy>;
 }
 
 export interface ConnectorContext {
   name: string;
-  policy: RestartPolicy;
-  restarts: number;
-  taskRestarts: Record<string, number>;
   error: string | undefined;
   /**
    * The operator asked for PAUSED (Connect's target state): a connector that starts, or starts again,
@@ -49,12 +32,10 @@ export type ConnectorEvent =
   | { type: 'START' }
   | { type: 'STARTED' }
   | { type: 'START_FAILED'; error: string }
-  | { type: 'FAILED'; error: string }
-  | { type: 'TASK_FAILED'; taskId: number; error: string }
-  /** The connector has run long enough to forget earlier failures. */
-  | { type: 'STABLE' }
-  | { type: 'BACKOFF_ELAPSED' }
-  /** Operator restart (REST `POST /connectors/{name}/restart`): starts afresh with a new budget. */
+  /**
+   * Operator restart (REST `POST /connectors/{name}/restart`): a running connector's instance is
+   * stopped and started again (its tasks go on); a failed one starts afresh.
+   */
   | { type: 'RESTART' }
   | { type: 'PAUSE' }
   | { type: 'RESUME' }
@@ -66,23 +47,31 @@ export type ConnectorEvent =
   | { type: 'HALTED' };
 
 export interface ConnectorEffects {
+  /** Start the connector instance and its tasks (what a failed start left is torn down first). */
   startConnector(p: { name: string }): void;
+  /** Stop and start the connector instance again; its tasks keep running. */
+  restartConnector(p: { name: string }): void;
+  /** Stop / resume fetching in the tasks that exist; tasks created later follow `context.paused`. */
   pauseConnector(p: { name: string }): void;
   resumeConnector(p: { name: string }): void;
+  /** Stop the tasks, the pool and the instance for the worker's shutdown; the owner answers STOPPED. */
   stopConnector(p: { name: string }): void;
   /** Stop the tasks and the connector instance for an operator stop; the owner answers HALTED. */
   haltConnector(p: { name: string }): void;
-  scheduleRestart(p: { name: string; attempt: number; delayMs: number }): void;
-  scheduleTaskRestart(p: { name: string; taskId: number; attempt: number; delayMs: number }): void;
-  /** A task used up its restart budget and stays FAILED until an operator restarts it. */
-  taskGaveUp(p: { name: string; taskId: number; error: string }): void;
   reportFailure(p: { name: string; error: string }): void;
 }
 
 type Name = { name: string };
 const named = ({ context }: { context: ConnectorContext }): Name => ({ name: context.name });
-const taskRestartsOf = (context: ConnectorContext, taskId: number) =>
-  context.taskRestarts[String(taskId)] ?? 0;
+
+/** PAUSE / RESUME where tasks may exist but the connector is not `up`: the target, and the tasks now. */
+const pauseTasks = { actions: ['targetPaused', { type: 'pauseConnector', params: named }] } as const;
+const resumeTasks = { actions: ['targetRunning', { type: 'resumeConnector', params: named }] } as const;
+/** STARTED comes up paused when the operator asked for it meanwhile. */
+const cameUp = [
+  { guard: 'startPaused', target: '#connector.up.paused' },
+  { target: '#connector.up' },
+] as const;
 
 export const connectorMachine = setup({
   types: {
@@ -91,43 +80,24 @@ export const connectorMachine = setup({
     input: {} as ConnectorInput,
   },
   guards: {
-    mayRestart: ({ context }) => context.restarts < context.policy.maxRestarts,
-    mayRestartTask: ({ context, event }) =>
-      event.type === 'TASK_FAILED' && taskRestartsOf(context, event.taskId) < context.policy.maxRestarts,
     startPaused: ({ context }) => context.paused,
   },
   actions: {
     startConnector: (_, _p: Name) => {},
+    restartConnector: (_, _p: Name) => {},
     pauseConnector: (_, _p: Name) => {},
     resumeConnector: (_, _p: Name) => {},
     stopConnector: (_, _p: Name) => {},
     haltConnector: (_, _p: Name) => {},
-    scheduleRestart: (_, _p: Name & { attempt: number; delayMs: number }) => {},
-    scheduleTaskRestart: (_, _p: Name & { taskId: number; attempt: number; delayMs: number }) => {},
-    taskGaveUp: (_, _p: Name & { taskId: number; error: string }) => {},
     reportFailure: (_, _p: Name & { error: string }) => {},
     keepError: assign({ error: ({ event }) => ('error' in event ? event.error : undefined) }),
-    countRestart: assign({ restarts: ({ context }) => context.restarts + 1 }),
-    countTaskRestart: assign({
-      taskRestarts: ({ context, event }) =>
-        event.type === 'TASK_FAILED'
-          ? { ...context.taskRestarts, [event.taskId]: taskRestartsOf(context, event.taskId) + 1 }
-          : context.taskRestarts,
-    }),
-    forgetFailures: assign({ restarts: 0, taskRestarts: {}, error: undefined }),
+    forgetFailure: assign({ error: undefined }),
     targetPaused: assign({ paused: true }),
     targetRunning: assign({ paused: false }),
   },
 }).createMachine({
   id: 'connector',
-  context: ({ input }) => ({
-    name: input.name,
-    policy: { ...DEFAULT_RESTART_POLICY, ...input.policy },
-    restarts: 0,
-    taskRestarts: {},
-    error: undefined,
-    paused: false,
-  }),
+  context: ({ input }) => ({ name: input.name, error: undefined, paused: false }),
   initial: 'created',
   states: {
     created: {
@@ -143,92 +113,46 @@ export const connectorMachine = setup({
     starting: {
       entry: { type: 'startConnector', params: named },
       on: {
-        STARTED: [{ guard: 'startPaused', target: 'up.paused' }, { target: 'up' }],
-        START_FAILED: [
-          { guard: 'mayRestart', target: 'restarting', actions: 'keepError' },
-          { target: 'failed', actions: 'keepError' },
-        ],
-        PAUSE: { actions: 'targetPaused' },
-        RESUME: { actions: 'targetRunning' },
+        STARTED: cameUp,
+        START_FAILED: { target: 'failed', actions: 'keepError' },
+        PAUSE: pauseTasks,
+        RESUME: resumeTasks,
         STOP: 'stopping',
         HALT: 'halting',
       },
     },
-    // Tasks exist only while the connector is up; their failures are budgeted here.
+    // Tasks run while the connector is up (and while its instance restarts).
     up: {
       initial: 'running',
       on: {
-        TASK_FAILED: [
-          {
-            guard: 'mayRestartTask',
-            actions: [
-              {
-                type: 'scheduleTaskRestart',
-                params: ({ context, event }) => {
-                  const attempt = taskRestartsOf(context, event.taskId);
-                  return {
-                    name: context.name,
-                    taskId: event.taskId,
-                    attempt: attempt + 1,
-                    delayMs: restartDelayMs(context.policy, attempt),
-                  };
-                },
-              },
-              'countTaskRestart',
-            ],
-          },
-          {
-            actions: {
-              type: 'taskGaveUp',
-              params: ({ context, event }) => ({
-                name: context.name,
-                taskId: event.taskId,
-                error: event.error,
-              }),
-            },
-          },
-        ],
+        RESTART: 'restarting',
         STOP: 'stopping',
         HALT: 'halting',
       },
       states: {
         running: {
           on: {
-            STABLE: { actions: 'forgetFailures' },
-            FAILED: [
-              { guard: 'mayRestart', target: '#connector.restarting', actions: 'keepError' },
-              { target: '#connector.failed', actions: 'keepError' },
-            ],
-            PAUSE: {
-              target: 'paused',
-              actions: ['targetPaused', { type: 'pauseConnector', params: named }],
-            },
+            PAUSE: { target: 'paused', ...pauseTasks },
           },
         },
         paused: {
           on: {
-            RESUME: {
-              target: 'running',
-              actions: ['targetRunning', { type: 'resumeConnector', params: named }],
-            },
-            FAILED: { target: '#connector.failed', actions: 'keepError' },
+            RESUME: { target: 'running', ...resumeTasks },
           },
         },
       },
     },
+    // Connect's RESTARTING: the instance stops and starts again; a second RESTART joins this one.
     restarting: {
-      entry: [
-        {
-          type: 'scheduleRestart',
-          params: ({ context }) => ({
-            name: context.name,
-            attempt: context.restarts + 1,
-            delayMs: restartDelayMs(context.policy, context.restarts),
-          }),
-        },
-        'countRestart',
-      ],
-      on: { BACKOFF_ELAPSED: 'starting', STOP: 'stopped', HALT: 'halting' },
+      entry: { type: 'restartConnector', params: named },
+      on: {
+        STARTED: cameUp,
+        START_FAILED: { target: 'failed', actions: 'keepError' },
+        PAUSE: pauseTasks,
+        RESUME: resumeTasks,
+        STOP: 'stopping',
+        HALT: 'halting',
+      },
     },
     failed: {
       entry: {
@@ -236,9 +160,13 @@ export const connectorMachine = setup({
         params: ({ context }) => ({ name: context.name, error: context.error ?? 'unknown error' }),
       },
       on: {
-        RESTART: { target: 'starting', actions: 'forgetFailures' },
-        STOP: 'stopped',
-        // what is left of the failed start (tasks, pool) is torn down too
+        // a fresh start: what the failed start left (tasks, pool) is torn down first
+        RESTART: { target: 'starting', actions: 'forgetFailure' },
+        // tasks of a failed instance restart may still run
+        PAUSE: pauseTasks,
+        RESUME: resumeTasks,
+        // what is left of the failed start (tasks, pool) is torn down either way
+        STOP: 'stopping',
         HALT: 'halting',
       },
     },
@@ -255,8 +183,8 @@ export const connectorMachine = setup({
     // Connect, where a restart keeps the target state STOPPED.
     halted: {
       on: {
-        RESUME: { target: 'starting', actions: ['forgetFailures', 'targetRunning'] },
-        PAUSE: { target: 'starting', actions: ['forgetFailures', 'targetPaused'] },
+        RESUME: { target: 'starting', actions: ['forgetFailure', 'targetRunning'] },
+        PAUSE: { target: 'starting', actions: ['forgetFailure', 'targetPaused'] },
         STOP: 'stopped',
       },
     },
@@ -271,13 +199,11 @@ export function createConnectorMachine(effects: ConnectorEffects): ConnectorMach
   return connectorMachine.provide({
     actions: {
       startConnector: (_, p) => effects.startConnector(p),
+      restartConnector: (_, p) => effects.restartConnector(p),
       pauseConnector: (_, p) => effects.pauseConnector(p),
       resumeConnector: (_, p) => effects.resumeConnector(p),
       stopConnector: (_, p) => effects.stopConnector(p),
       haltConnector: (_, p) => effects.haltConnector(p),
-      scheduleRestart: (_, p) => effects.scheduleRestart(p),
-      scheduleTaskRestart: (_, p) => effects.scheduleTaskRestart(p),
-      taskGaveUp: (_, p) => effects.taskGaveUp(p),
       reportFailure: (_, p) => effects.reportFailure(p),
     },
   });

@@ -4,8 +4,6 @@ import { createTestModel } from 'xstate/graph';
 import {
   connectorMachine,
   createConnectorMachine,
-  restartDelayMs,
-  DEFAULT_RESTART_POLICY,
   type ConnectorEffects,
   type ConnectorEvent,
   type ConnectorInput,
@@ -13,11 +11,9 @@ import {
 } from '../../../src/machines/connector.js';
 import { stateValueName } from '../../../src/observability/transition-counter.js';
 
-const POLICY = { maxRestarts: 2, initialBackoffMs: 100, maxBackoffMs: 250 };
-
 function run(
   events: ConnectorEvent[],
-  input: ConnectorInput = { name: 'c', policy: POLICY },
+  input: ConnectorInput = { name: 'c' },
 ): [ConnectorSnapshot, { type: string; params: unknown }[]] {
   let [s] = initialTransition(connectorMachine, input);
   const effects: { type: string; params: unknown }[] = [];
@@ -30,15 +26,8 @@ function run(
 }
 
 const up: ConnectorEvent[] = [{ type: 'START' }, { type: 'STARTED' }];
-const fail: ConnectorEvent = { type: 'FAILED', error: 'boom' };
-const elapsed: ConnectorEvent = { type: 'BACKOFF_ELAPSED' };
-
-describe('restartDelayMs', () => {
-  it('doubles from the initial backoff and caps at the maximum', () => {
-    expect([0, 1, 2, 3].map((n) => restartDelayMs(POLICY, n))).toEqual([100, 200, 250, 250]);
-    expect(restartDelayMs(DEFAULT_RESTART_POLICY, 1_000)).toBe(DEFAULT_RESTART_POLICY.maxBackoffMs);
-  });
-});
+/** A connector whose start failed: `failed`, no automatic restart (Connect's behaviour). */
+const failedStart: ConnectorEvent[] = [{ type: 'START' }, { type: 'START_FAILED', error: 'boom' }];
 
 describe('connector machine', () => {
   it('starts, runs, pauses, resumes and stops', () => {
@@ -58,81 +47,69 @@ describe('connector machine', () => {
     ]);
   });
 
-  it('restarts with backoff until the budget is spent, then stays failed', () => {
-    const [s, fx] = run([
-      ...up,
-      fail,
-      elapsed,
-      { type: 'STARTED' },
-      fail,
-      elapsed,
-      { type: 'STARTED' },
-      fail,
-    ]);
+  it('a failed start stays failed and is reported once; only an operator RESTART starts it again', () => {
+    const [s, fx] = run(failedStart);
     expect(s.value).toBe('failed');
     expect(s.context.error).toBe('boom');
-    expect(fx.filter((e) => e.type === 'scheduleRestart').map((e) => e.params)).toEqual([
-      { name: 'c', attempt: 1, delayMs: 100 },
-      { name: 'c', attempt: 2, delayMs: 200 },
+    expect(fx).toEqual([
+      { type: 'startConnector', params: { name: 'c' } },
+      { type: 'reportFailure', params: { name: 'c', error: 'boom' } },
     ]);
-    expect(fx.at(-1)).toEqual({ type: 'reportFailure', params: { name: 'c', error: 'boom' } });
-  });
-
-  it('a start failure uses the same budget', () => {
-    const [s] = run([{ type: 'START' }, { type: 'START_FAILED', error: 'x' }]);
-    expect(s.value).toBe('restarting');
-    const [never] = run([{ type: 'START' }, { type: 'START_FAILED', error: 'x' }], {
-      name: 'c',
-      policy: { maxRestarts: 0 },
-    });
-    expect(never.value).toBe('failed');
-  });
-
-  it('STABLE forgets earlier failures; an operator RESTART starts afresh', () => {
-    const [stable] = run([...up, fail, elapsed, { type: 'STARTED' }, { type: 'STABLE' }]);
-    expect(stable.context.restarts).toBe(0);
-    const [restarted, fx] = run([
-      ...up,
-      fail,
-      elapsed,
-      { type: 'STARTED' },
-      fail,
-      elapsed,
-      { type: 'STARTED' },
-      fail,
-      {
-        type: 'RESTART',
-      },
-    ]);
+    const [restarted, rfx] = run([...failedStart, { type: 'RESTART' }]);
     expect(restarted.value).toBe('starting');
-    expect(restarted.context).toMatchObject({ restarts: 0, error: undefined });
-    expect(fx.at(-1)?.type).toBe('startConnector');
+    expect(restarted.context.error).toBeUndefined();
+    expect(rfx.at(-1)).toEqual({ type: 'startConnector', params: { name: 'c' } });
   });
 
-  it('a failure while paused is not restarted automatically', () => {
-    expect(run([...up, { type: 'PAUSE' }, fail])[0].value).toBe('failed');
+  it('RESTART of a running connector restarts its instance and comes back as it was (running or paused)', () => {
+    const [restarting, fx] = run([...up, { type: 'RESTART' }]);
+    expect(restarting.value).toBe('restarting');
+    expect(fx.at(-1)).toEqual({ type: 'restartConnector', params: { name: 'c' } });
+    expect(run([...up, { type: 'RESTART' }, { type: 'STARTED' }])[0].value).toEqual({ up: 'running' });
+    expect(run([...up, { type: 'PAUSE' }, { type: 'RESTART' }, { type: 'STARTED' }])[0].value).toEqual({
+      up: 'paused',
+    });
+    // a second RESTART joins the first: no second restart effect
+    const [, twice] = run([...up, { type: 'RESTART' }, { type: 'RESTART' }]);
+    expect(twice.filter((e) => e.type === 'restartConnector')).toHaveLength(1);
   });
 
-  it('budgets task restarts per task', () => {
-    const tf = (taskId: number): ConnectorEvent => ({ type: 'TASK_FAILED', taskId, error: 'e' });
-    const [s, fx] = run([...up, tf(0), tf(0), tf(1), tf(0)]);
-    expect(s.value).toEqual({ up: 'running' });
-    expect(fx.filter((e) => e.type !== 'startConnector')).toEqual([
-      { type: 'scheduleTaskRestart', params: { name: 'c', taskId: 0, attempt: 1, delayMs: 100 } },
-      { type: 'scheduleTaskRestart', params: { name: 'c', taskId: 0, attempt: 2, delayMs: 200 } },
-      { type: 'scheduleTaskRestart', params: { name: 'c', taskId: 1, attempt: 1, delayMs: 100 } },
-      { type: 'taskGaveUp', params: { name: 'c', taskId: 0, error: 'e' } },
-    ]);
+  it('an instance that fails to restart is FAILED with the error', () => {
+    const [s, fx] = run([...up, { type: 'RESTART' }, { type: 'START_FAILED', error: 'again' }]);
+    expect(s.value).toBe('failed');
+    expect(fx.at(-1)).toEqual({ type: 'reportFailure', params: { name: 'c', error: 'again' } });
   });
 
-  it('ignores task failures when the connector is not up', () => {
-    const [s, fx] = run([{ type: 'START' }, { type: 'TASK_FAILED', taskId: 0, error: 'e' }]);
-    expect(s.value).toBe('starting');
-    expect(fx.map((e) => e.type)).toEqual(['startConnector']);
+  it('PAUSE / RESUME while tasks may exist but the connector is not up pause them now and set the target', () => {
+    for (const before of [
+      [{ type: 'START' }],
+      [...up, { type: 'RESTART' }],
+      failedStart,
+    ] as ConnectorEvent[][]) {
+      const [paused, fx] = run([...before, { type: 'PAUSE' }]);
+      expect(paused.context.paused).toBe(true);
+      expect(fx.at(-1)?.type).toBe('pauseConnector');
+      const [resumed, rfx] = run([...before, { type: 'PAUSE' }, { type: 'RESUME' }]);
+      expect(resumed.context.paused).toBe(false);
+      expect(rfx.at(-1)?.type).toBe('resumeConnector');
+    }
+    // before the start nothing runs: only the target
+    const [created, fx] = run([{ type: 'PAUSE' }]);
+    expect(created.context.paused).toBe(true);
+    expect(fx).toEqual([]);
   });
 
-  it('STOP during a restart backoff stops at once', () => {
-    expect(run([...up, fail, { type: 'STOP' }])[0].value).toBe('stopped');
+  it('STOP from a failed start goes through stopping, so what the start left is torn down', () => {
+    const [s, fx] = run([...failedStart, { type: 'STOP' }]);
+    expect(s.value).toBe('stopping');
+    expect(fx.at(-1)?.type).toBe('stopConnector');
+    expect(run([...failedStart, { type: 'STOP' }, { type: 'STOPPED' }])[0].status).toBe('done');
+  });
+
+  it('STOP before the start ends at once, with no stop effect', () => {
+    const [s, fx] = run([{ type: 'STOP' }]);
+    expect(s.value).toBe('stopped');
+    expect(fx).toEqual([]);
   });
 });
 
@@ -196,11 +173,11 @@ describe('connector machine: operator stop (Connect STOPPED, KIP-875)', () => {
   });
 
   it('a failed connector can be stopped; resuming it forgets the failure and the error', () => {
-    const [halted] = run([...up, fail, ...halt], { name: 'c', policy: { maxRestarts: 0 } });
+    const [halted] = run([...failedStart, ...halt]);
     expect(halted.value).toBe('halted');
-    const [s] = run([...up, fail, ...halt, { type: 'RESUME' }], { name: 'c', policy: { maxRestarts: 0 } });
+    const [s] = run([...failedStart, ...halt, { type: 'RESUME' }]);
     expect(s.value).toBe('starting');
-    expect(s.context).toMatchObject({ restarts: 0, error: undefined });
+    expect(s.context).toMatchObject({ error: undefined });
   });
 
   it('HALT before the worker starts goes straight to halted; the worker’s START is then ignored', () => {
@@ -209,11 +186,15 @@ describe('connector machine: operator stop (Connect STOPPED, KIP-875)', () => {
     expect(fx).toEqual([]);
   });
 
-  it('HALT while starting or in a restart backoff halts', () => {
+  it('HALT while starting, restarting the instance or failed halts', () => {
     expect(run([{ type: 'START' }, { type: 'HALT' }])[0].value).toBe('halting');
-    expect(run([...up, fail, { type: 'HALT' }])[0].value).toBe('halting');
-    // a late BACKOFF_ELAPSED after the halt starts nothing
-    expect(run([...up, fail, ...halt, elapsed])[0].value).toBe('halted');
+    expect(run([...up, { type: 'RESTART' }, { type: 'HALT' }])[0].value).toBe('halting');
+    expect(run([...failedStart, { type: 'HALT' }])[0].value).toBe('halting');
+    // a late answer of the start or restart after the halt changes nothing
+    expect(run([{ type: 'START' }, ...halt, { type: 'STARTED' }])[0].value).toBe('halted');
+    expect(run([...up, { type: 'RESTART' }, ...halt, { type: 'START_FAILED', error: 'x' }])[0].value).toBe(
+      'halted',
+    );
   });
 
   it('a pause asked before the connector is up is kept: it comes up paused', () => {
@@ -227,12 +208,8 @@ describe('connector machine: operator stop (Connect STOPPED, KIP-875)', () => {
 
 describe('connector machine model', () => {
   const model = createTestModel(connectorMachine, {
-    input: { name: 'c', policy: { maxRestarts: 1, initialBackoffMs: 10, maxBackoffMs: 10 } },
-    events: [
-      { type: 'START_FAILED', error: 'e' },
-      { type: 'FAILED', error: 'e' },
-      { type: 'TASK_FAILED', taskId: 0, error: 'e' },
-    ],
+    input: { name: 'c' },
+    events: [{ type: 'START_FAILED', error: 'e' }],
   });
   const paths = model.getShortestPaths();
 
@@ -260,7 +237,7 @@ describe('connector machine model', () => {
       get: (_t, name) => () => log.push(String(name)),
     });
     const actor = createActor(createConnectorMachine(effects), {
-      input: { name: 'c', policy: { maxRestarts: 1, initialBackoffMs: 10, maxBackoffMs: 10 } },
+      input: { name: 'c' },
     });
     actor.subscribe({ error: (e) => expect.unreachable(String(e)) });
     actor.start();
@@ -269,10 +246,6 @@ describe('connector machine model', () => {
       'START',
       'STARTED',
       'START_FAILED',
-      'FAILED',
-      'TASK_FAILED',
-      'STABLE',
-      'BACKOFF_ELAPSED',
       'RESTART',
       'PAUSE',
       'RESUME',
@@ -286,12 +259,14 @@ describe('connector machine model', () => {
       states: {
         '*': (state) => {
           const real = actor.getSnapshot();
+          // pausing and resuming tasks may come between a state's entry effect and now
+          const lifecycle = log.filter((e) => e !== 'pauseConnector' && e !== 'resumeConnector');
           expect(real.value).toEqual(state.value);
           expect(real.context).toEqual(state.context);
-          if (real.matches('restarting')) expect(log.at(-1)).toBe('scheduleRestart');
-          if (real.matches('failed')) expect(log.at(-1)).toBe('reportFailure');
-          if (real.matches('starting')) expect(log.at(-1)).toBe('startConnector');
-          if (real.matches('halting')) expect(log.at(-1)).toBe('haltConnector');
+          if (real.matches('restarting')) expect(lifecycle.at(-1)).toBe('restartConnector');
+          if (real.matches('failed')) expect(lifecycle.at(-1)).toBe('reportFailure');
+          if (real.matches('starting')) expect(lifecycle.at(-1)).toBe('startConnector');
+          if (real.matches('halting')) expect(lifecycle.at(-1)).toBe('haltConnector');
           if (real.matches('halted')) expect(log).not.toContain('stopConnector');
         },
       },

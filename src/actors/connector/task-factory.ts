@@ -1,0 +1,122 @@
+/**
+ * Builds one task's runner from the compiled connector config. Share or classic mode is chosen here
+ * and nowhere else: everything from the batch actor rightwards is the same code.
+ */
+import type { Logger } from 'pino';
+import type { InspectionEvent } from 'xstate';
+import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
+import type { PutPool } from '../../pool/put-pool.js';
+import { ClassicTaskRunner } from '../classic-task-runner.js';
+import { GatedShareConsumer } from '../fetch-gate.js';
+import { ShareTaskRunner } from '../share-task-runner.js';
+import type { LockSupervisor } from '../supervisor.js';
+import { TopicNamingRunner } from './topic-naming-runner.js';
+import type { TaskRunner } from './types.js';
+
+/** What every task of one connector start shares. */
+export interface TaskFactoryOptions {
+  readonly config: ConnectorConfig;
+  readonly worker: WorkerConfig;
+  /** The connector's logger; the runners bind their task themselves. */
+  readonly logger: Logger;
+  readonly pool: PutPool;
+  /** Share mode only. */
+  readonly supervisor: LockSupervisor | undefined;
+  readonly inspect: ((event: InspectionEvent) => void) | undefined;
+}
+
+export interface BuiltTask {
+  readonly runner: TaskRunner;
+  /** Share mode: the consumer, for its gate and its metrics. */
+  readonly consumer: GatedShareConsumer | undefined;
+}
+
+export type TaskFactory = (
+  id: number,
+  props: Record<string, string>,
+  onFailure: (e: Error) => void,
+) => BuiltTask;
+
+export function taskFactory(options: TaskFactoryOptions): TaskFactory {
+  return (id, props, onFailure) =>
+    options.config.groupProtocol === 'classic'
+      ? { runner: classicRunner(options, id, props, onFailure), consumer: undefined }
+      : shareRunner(options, id, props, onFailure);
+}
+
+function commonOptions(
+  o: TaskFactoryOptions,
+  id: number,
+  props: Record<string, string>,
+  onFailure: (e: Error) => void,
+) {
+  const c = o.config;
+  return {
+    connector: c.name,
+    taskId: id,
+    pool: o.pool,
+    poolTask: { id: `${c.name}-${id}`, props, converters: c.converters, transforms: c.transforms },
+    logger: o.logger,
+    errorsLog: { enable: c.errors.logEnable, includeMessages: c.errors.logIncludeMessages },
+    maxInFlightBatches: c.maxInFlightBatches,
+    shutdownGraceMs: o.worker.shutdownGraceMs,
+    onFailure,
+    inspect: o.inspect,
+  };
+}
+
+function shareRunner(
+  o: TaskFactoryOptions,
+  id: number,
+  props: Record<string, string>,
+  onFailure: (e: Error) => void,
+): BuiltTask {
+  const c = o.config;
+  const consumer = new GatedShareConsumer({
+    brokers: o.worker.bootstrapServers,
+    groupId: c.groupId,
+    clientId: `${o.worker.clientId}-${c.name}-${id}`,
+    logger: o.logger.child({ task: id }),
+    maxRecords: numberOr(c.consumer['max.poll.records'], 500),
+    fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
+  });
+  const runner = new ShareTaskRunner({
+    ...commonOptions(o, id, props, onFailure),
+    topics: c.topics,
+    errorsTolerance: c.errors.tolerance,
+    retryDelayMaxMs: c.errors.retryDelayMaxMs,
+    consumer,
+    supervisor: o.supervisor!,
+    maxPollRecords: numberOr(c.consumer['max.poll.records'], 500),
+    lockRenewal: c.lockRenewal,
+    retriableAction: c.retriableAction,
+    retryTimeoutMs: c.errors.retryTimeoutMs,
+  });
+  return { runner, consumer };
+}
+
+function classicRunner(
+  o: TaskFactoryOptions,
+  id: number,
+  props: Record<string, string>,
+  onFailure: (e: Error) => void,
+): TaskRunner {
+  const c = o.config;
+  const runner = new ClassicTaskRunner({
+    ...commonOptions(o, id, props, onFailure),
+    topics: c.topicsRegex ? undefined : c.topics,
+    topicsRegex: c.topicsRegex,
+    groupId: c.groupId,
+    consumer: c.consumer,
+    brokers: o.worker.bootstrapServers,
+    clientId: `${o.worker.clientId}-${c.name}-${id}`,
+    errors: c.errors,
+  });
+  // a regex subscription names no topic that could be missing
+  return c.topicsRegex ? runner : new TopicNamingRunner(runner, c, o.worker, o.logger);
+}
+
+function numberOr(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
+}
