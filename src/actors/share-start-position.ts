@@ -26,6 +26,7 @@
  * the same broker and report their own errors.
  */
 import type { Logger } from 'pino';
+import { notice } from '../logger.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
@@ -292,10 +293,10 @@ export async function chooseStartPosition(
     );
     return undefined;
   }
-  logger[decision.level](
-    { groupId, [START_CONFIG]: decision.value, written: decision.write !== undefined },
-    decision.message,
-  );
+  const fields = { groupId, [START_CONFIG]: decision.value, written: decision.write !== undefined };
+  // a person starting a connector at a terminal should read where it starts: notice, not info
+  if (decision.level === 'info') notice(logger, fields, decision.message);
+  else logger.warn(fields, decision.message);
   return decision;
 }
 

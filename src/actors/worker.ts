@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
-import { defaultLogger } from '../logger.js';
+import { defaultLogger, notice } from '../logger.js';
 import { createActorCensus, type ActorCensus } from '../observability/actor-census.js';
 import {
   createTransitionCounter,
@@ -89,7 +89,8 @@ export class Worker {
   private async reportSettings(): Promise<void> {
     const unused = this.config.unused ?? [];
     if (unused.length > 0)
-      this.log.info(
+      notice(
+        this.log,
         { settings: unused.map((u) => u.key) },
         `Kafka Connect settings with no effect in sharesink: ${describeUnusedSettings(unused)}`,
       );

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { CUSTOM_LEVELS } from '../logger.js';
 import { formatLogMessage } from './log-line.js';
 import type { StatusLine } from './status-line.js';
 
@@ -24,14 +25,15 @@ export interface CliLoggerOptions {
 
 /**
  * `--log-level` first, then the worker's `log.level`; otherwise a terminal, which also shows the
- * progress line, gets only warnings and errors, and anything else gets info.
+ * progress line, gets notices (a few lines a person should read once), warnings and errors, and
+ * anything else gets info.
  */
 export function chooseLogLevel(
   flag: string | undefined,
   config: string | undefined,
   interactive: boolean,
 ): string {
-  return flag ?? config ?? (interactive ? 'warn' : 'info');
+  return flag ?? config ?? (interactive ? 'notice' : 'info');
 }
 
 export function chooseLogFormat(format: LogFormat, stderrIsTTY: boolean): 'json' | 'pretty' {
@@ -40,11 +42,13 @@ export function chooseLogFormat(format: LogFormat, stderrIsTTY: boolean): 'json'
 }
 
 export function createCliLogger(options: CliLoggerOptions): Logger {
-  const base = { name: 'sharesink', level: options.level };
+  const base = { name: 'sharesink', level: options.level, customLevels: CUSTOM_LEVELS };
   const isTTY = options.stderr.isTTY === true;
   const out = lineWriter(options);
-  if (chooseLogFormat(options.format, isTTY) === 'json') return pino(base, out ?? pino.destination(2));
-  const stacks = pino.levels.values[options.level]! <= pino.levels.values.debug!;
+  // the notice level is reached through notice() (src/logger.ts): the plain Logger type is enough here
+  if (chooseLogFormat(options.format, isTTY) === 'json')
+    return pino(base, out ?? pino.destination(2)) as unknown as Logger;
+  const stacks = (pino.levels.values[options.level] ?? CUSTOM_LEVELS.notice) <= pino.levels.values.debug!;
   const env = options.env ?? process.env;
   return pino(
     base,
@@ -52,13 +56,15 @@ export function createCliLogger(options: CliLoggerOptions): Logger {
       sync: true,
       destination: out ?? 2,
       colorize: isTTY && !env.NO_COLOR,
+      customLevels: 'notice:35',
+      customColors: 'notice:cyan',
       translateTime: 'SYS:HH:MM:ss',
       customPrettifiers: { time: (t) => String(t) },
       ignore: 'pid,hostname,name',
       hideObject: true,
       messageFormat: (log) => formatLogMessage(log, { stacks }),
     }),
-  );
+  ) as unknown as Logger;
 }
 
 /** A stream into the status line or a test's stderr; undefined means fd 2 directly (the fast path). */

@@ -7,7 +7,7 @@ import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from '.
 const group = 'worker';
 
 /** pino's levels, quietest last; `log.level` and `--log-level` take these. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /** `http://host:port` as Connect writes listeners; port 0 asks the OS for a free port. */
 export const LISTENER = /^http:\/\/(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]*):(\d{1,5})\/?$/;
@@ -156,5 +156,5 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'low',
     group,
     documentation:
-      "The worker's log level (pino's names). Default: `warn` on a terminal, `info` otherwise. `sharesink standalone --log-level` wins over it. At `debug` and below the terminal's readable lines also show error stacks.",
+      "The worker's log level (pino's names, and `notice` between info and warn: where a new share group starts, settings with no effect). Default: `notice` on a terminal, `info` otherwise. `sharesink standalone --log-level` wins over it. At `debug` and below the terminal's readable lines also show error stacks.",
   });

@@ -4,6 +4,7 @@ import { chooseLogFormat, chooseLogLevel, createCliLogger } from '../../../src/c
 import { formatLogMessage } from '../../../src/cli/log-line.js';
 import { StatusLine } from '../../../src/cli/status-line.js';
 import { duplicateKeys } from '../../integration/harness/strict-json.js';
+import { notice, type Logger } from '../../../src/logger.js';
 
 function terminal(isTTY: boolean) {
   const writes: string[] = [];
@@ -103,10 +104,10 @@ describe('JSON log lines (not a terminal, or --log-format=json)', () => {
 });
 
 describe('the log level', () => {
-  it('--log-level wins over log.level, which wins over the default (warn on a terminal, else info)', () => {
+  it('--log-level wins over log.level, which wins over the default (notice on a terminal, else info)', () => {
     expect(chooseLogLevel('error', 'debug', true)).toBe('error');
     expect(chooseLogLevel(undefined, 'debug', true)).toBe('debug');
-    expect(chooseLogLevel(undefined, undefined, true)).toBe('warn');
+    expect(chooseLogLevel(undefined, undefined, true)).toBe('notice');
     expect(chooseLogLevel(undefined, undefined, false)).toBe('info');
   });
 });
@@ -145,5 +146,32 @@ describe('formatLogMessage', () => {
     const quiet = formatLogMessage(log, { stacks: false });
     expect(quiet).toMatch(/^\[c\/0\] Crash {2}big=x{299}…$/);
     expect(formatLogMessage(log, { stacks: true }).split('\n').slice(1)).toEqual(['    E: x', '    at y']);
+  });
+});
+
+describe('the notice level', () => {
+  it('a terminal at the default level shows notices and warnings, not info', () => {
+    const lines: string[] = [];
+    const stderr = { isTTY: true, write: (t: string) => lines.push(t) > 0 };
+    const log = createCliLogger({
+      level: chooseLogLevel(undefined, undefined, true),
+      format: 'pretty',
+      stderr,
+      env: { NO_COLOR: '1' },
+    });
+    log.info('every task says hello');
+    notice(log, { groupId: 'g' }, 'share group g is new: set share.auto.offset.reset=earliest');
+    log.warn('something to act on');
+    const text = lines.join('');
+    expect(text).not.toContain('every task says hello');
+    expect(text).toMatch(/NOTICE.*share group g is new/);
+    expect(text).toContain('something to act on');
+  });
+
+  it("a logger without the level (an embedder's) gets notices at info", () => {
+    const seen: unknown[] = [];
+    const plain = { info: (o: unknown, m: string) => seen.push([o, m]) } as unknown as Logger;
+    notice(plain, { a: 1 }, 'hello');
+    expect(seen).toEqual([[{ a: 1 }, 'hello']]);
   });
 });
