@@ -146,7 +146,7 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--log-level <level>',
-        "log level; wins over the worker file's log.level (default: warn on a terminal, info otherwise)",
+        "log level; wins over the worker file's log.level (default: notice on a terminal, info otherwise)",
       ).choices(LOG_LEVELS),
     )
     .addOption(
