@@ -67,6 +67,11 @@ export async function startInstance(
       logger: log,
     });
     const supervisor =
+    // threads that cannot boot fail the start with their reason, rather than queue every put forever
+    await pool.started().catch(async (err: unknown) => {
+      await pool.close().catch(() => undefined);
+      throw err;
+    });
       c.groupProtocol === 'share'
         ? new LockSupervisor({ logger: log, putTimeoutMs: c.putTimeoutMs, renewFraction: c.renewFraction })
         : undefined;
