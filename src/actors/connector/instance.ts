@@ -50,28 +50,27 @@ export async function startInstance(
   if (!wanted()) return undefined;
   await connector.start(c.raw);
   try {
+  // the threads boot (import the runtime and the connector) while the steps below talk to the broker
+  const pool = new PutPool({
+    connectorModule: c.connectorModule,
+    threads: Math.max(1, worker.poolThreads),
+    putsPerThread: worker.poolPutsPerThread,
+    abortGraceMs: worker.poolAbortGraceMs,
+    logger: log,
+  });
     const taskConfigs = (await connector.taskConfigs(c.tasksMax)).slice(0, c.tasksMax);
     if (c.groupProtocol === 'share' && Object.keys(c.shareGroupConfigs).length > 0) {
       await applyShareGroupConfigs(c, worker, log);
     }
     if (c.groupProtocol === 'share') await applyShareStartPosition(c, worker, log);
     if (!wanted()) {
+    // threads that cannot boot fail the start with their reason, rather than queue every put forever
+    await pool.started();
       await connector.stop();
+      await pool.close();
       return undefined;
     }
-    const pool = new PutPool({
-      connectorModule: c.connectorModule,
-      threads: Math.max(1, worker.poolThreads),
-      putsPerThread: worker.poolPutsPerThread,
-      abortGraceMs: worker.poolAbortGraceMs,
-      logger: log,
-    });
     const supervisor =
-    // threads that cannot boot fail the start with their reason, rather than queue every put forever
-    await pool.started().catch(async (err: unknown) => {
-      await pool.close().catch(() => undefined);
-      throw err;
-    });
       c.groupProtocol === 'share'
         ? new LockSupervisor({ logger: log, putTimeoutMs: c.putTimeoutMs, renewFraction: c.renewFraction })
         : undefined;
@@ -79,6 +78,7 @@ export async function startInstance(
   } catch (err) {
     // the instance started; a later step failed: stop it so the failed start leaves nothing running
     try {
+    await pool.close().catch((e: unknown) => log.error({ err: e }, 'the put pool failed to close'));
       await connector.stop();
     } catch (e) {
       log.error({ err: e }, 'the connector instance failed to stop');
