@@ -236,8 +236,11 @@ export class ConnectorRuntime {
   private async startAll(): Promise<void> {
     const wanted = () => this.actor.getSnapshot().matches('starting');
     try {
-      // a RESTART of a failed connector: what the failed start left goes first, its counts kept
-      await this.tearDown({ retire: true });
+      // a RESTART of a failed connector: what the failed start left goes first, its counts kept; an
+      // instance that cannot even stop must not keep the new one from starting
+      await this.tearDown({ retire: true }).catch((err: Error) =>
+        this.log.error({ err }, 'what the failed start left failed to stop'),
+      );
       if (!wanted()) return;
       const instance = await startInstance(this.config, this.worker, this.log, wanted);
       if (instance === undefined) return;
