@@ -13,6 +13,7 @@ import {
   WORKER_CONFIG_DEF,
 } from '../src/config/index.js';
 import { connectWorkerKeyTable } from '../src/config/connect-worker-keys.js';
+import { SECURITY_CONFIG_DEF } from '../src/config/security-def.js';
 import type { ConfigKey } from '../src/connect/config-def.js';
 import { TRANSFORMS_DOC, withReference } from './transforms-docs.js';
 
@@ -201,6 +202,28 @@ setting of sharesink or of the connector (\`tasks.mx\`) gets the same hint. An e
 listed too: in Connect it would still serve REST on the default port, here it means no REST API.
 
 ${connectKeysTable()}
+
+## Kafka client security
+
+Connect's client security keys (see [security.md](security.md)). In the worker file they apply to every
+Kafka client the worker opens (share and classic consumers, producers, admin calls); \`consumer.\`,
+\`producer.\` and \`admin.\` versions apply to one kind of client. A connector file overrides them for
+its own clients with \`consumer.override.\`, \`producer.override.\` and \`admin.override.\`. Passwords
+print as \`[hidden]\`; a combination sharesink cannot honour is a problem at validation.
+
+${table(SECURITY_CONFIG_DEF.configKeys())}
+
+## Config providers
+
+| Key | Description |
+|---|---|
+| \`config.providers\` | Comma-separated provider names, e.g. \`file,env\`. Worker file only; references in connector files use the worker's providers. |
+| \`config.providers.<name>.class\` | \`org.apache.kafka.common.config.provider.FileConfigProvider\` (\`\${<name>:/path/file.properties:key}\`), \`EnvVarConfigProvider\` (\`\${<name>:VARIABLE}\`) or \`DirectoryConfigProvider\` (\`\${<name>:/dir:file}\`, the file's content). Optional for the names \`file\`, \`env\` and \`dir\`. |
+| \`config.providers.<name>.param.allowed.paths\` | File and directory providers: comma-separated directories they may read. |
+| \`config.providers.<name>.param.allowlist.pattern\` | Env provider: a regular expression the variable names must match. |
+
+References are resolved once, when the files are compiled; a missing file, key or variable is a
+problem naming the setting and the reference. REST config views show the reference, not the value.
 
 ## Connector settings
 

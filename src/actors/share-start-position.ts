@@ -28,6 +28,7 @@
 import type { Logger } from 'pino';
 import { notice } from '../logger.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
 import { DescribeConfigs } from '../kafka/protocol/messages/describe-configs.js';
@@ -309,6 +310,7 @@ export async function applyShareStartPosition(
   // the client's own per-attempt warnings would repeat what the one WARN line of this step says
   const clientLogger = logger.isLevelEnabled('debug') ? logger : logger.child({}, { level: 'error' });
   const cluster = new KafkaCluster({
+    ...kafkajsSecurityOptions(config.security?.admin),
     brokers: worker.bootstrapServers,
     clientId: `${worker.clientId}-admin`,
     logger: clientLogger,

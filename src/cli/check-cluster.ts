@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { checkKafkaCluster } from '../kafka/preflight.js';
+import { kafkajsSecurityOptions, type KafkaSecurity } from '../kafka/security/index.js';
 
 /** `bootstrap.timeout.ms`'s default, for WorkerConfigs built by hand. */
 export const DEFAULT_BOOTSTRAP_TIMEOUT_MS = 30_000;
@@ -11,14 +12,18 @@ export function checkClusterFor(
   connectors: readonly ConnectorConfig[],
   options: { logger: Logger; onWaiting?: ((message: string) => void) | undefined },
 ): Promise<void> {
+  const security = checkSecurity(worker, connectors);
   return checkKafkaCluster({
+    ...kafkajsSecurityOptions(security),
     brokers: worker.bootstrapServers,
     clientId: `${worker.clientId}-check`,
     timeoutMs: worker.bootstrapTimeoutMs ?? DEFAULT_BOOTSTRAP_TIMEOUT_MS,
     logger: options.logger,
-    // the worker's clients connect in plaintext without SASL, which a broker's default principal
-    // builder names User:ANONYMOUS
-    principal: 'User:ANONYMOUS',
+    // the SASL user, the client certificate's subject, or User:ANONYMOUS (plaintext, TLS without a
+    // client certificate), as a broker's default principal builder names them
+    ...(security?.principal !== undefined || security === undefined
+      ? { principal: security?.principal ?? 'User:ANONYMOUS' }
+      : {}),
     ...(options.onWaiting ? { onWaiting: options.onWaiting } : {}),
     targets: connectors.map((c) => ({
       name: `connector ${c.name}`,
@@ -28,4 +33,18 @@ export function checkClusterFor(
       topics: c.topicsRegex ? [] : c.topics,
     })),
   });
+}
+
+/**
+ * The check reads topics and groups as the connectors' consumers will: their security when they all
+ * share it (no connector overrides it), else the worker's consumer settings.
+ */
+function checkSecurity(
+  worker: WorkerConfig,
+  connectors: readonly ConnectorConfig[],
+): KafkaSecurity | undefined {
+  const first = connectors[0]?.security?.consumer;
+  return first !== undefined && connectors.every((c) => c.security?.consumer === first)
+    ? first
+    : worker.security?.consumer;
 }

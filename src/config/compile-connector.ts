@@ -1,6 +1,8 @@
 import { resolveConnectorModule } from '../connect/connector-module.js';
 import { convertersFromProps } from '../connect/converters/registry.js';
 import { ConfigError } from '../errors.js';
+import { connectorClientSecurity } from './client-security.js';
+import { ConfigProviders } from './config-providers.js';
 import { CONNECTOR_CONFIG_DEF } from './connector-def.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseValues } from './parse-values.js';
@@ -38,12 +40,18 @@ export function compileConnectorConfig(
 
 /** Like compileConnectorConfig, but returns problems and warnings instead of throwing (for `validate`). */
 export function validateConnectorConfig(
-  props: Readonly<Record<string, string>>,
+  written: Readonly<Record<string, string>>,
   worker: WorkerConfig,
   options: CompileConnectorOptions = {},
 ): ConnectorCheck {
+  // the worker's config.providers resolve ${file:…} / ${env:…} in connector files, as in Connect
+  const resolved = (worker.configProviders ?? ConfigProviders.NONE).resolve(written);
+  const props = resolved.props;
   const { values, broken, problems } = parseValues(CONNECTOR_CONFIG_DEF, props);
-  const warnings: string[] = [];
+  problems.unshift(...resolved.problems);
+  const security = connectorClientSecurity(worker, props);
+  problems.push(...security.problems);
+  const warnings: string[] = [...security.warnings];
 
   const topics = values['topics'];
   const regexSource = values['topics.regex'] ?? '';
@@ -152,6 +160,8 @@ export function validateConnectorConfig(
     consumer,
     warnings,
     raw: { ...props },
+    written: resolved.resolvedKeys.length > 0 ? { ...written } : undefined,
+    security: security.security,
   };
   return { config, problems, warnings };
 }

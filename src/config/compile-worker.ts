@@ -1,11 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { convertersFromProps } from '../connect/converters/registry.js';
 import { ConfigError } from '../errors.js';
+import { isSecurityKey } from '../kafka/security/index.js';
+import { workerClientSecurity } from './client-security.js';
+import { CONFIG_PROVIDERS_KEY, ConfigProviders } from './config-providers.js';
 import { CONNECT_WORKER_KEYS, isUnusedConnectSetting, unusedConnectSettings } from './connect-worker-keys.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseValues } from './parse-values.js';
 import type { UnusedSetting } from './connect-worker-keys.js';
 import type { WorkerConfig } from './types.js';
+import { SECURITY_CONFIG_DEF } from './security-def.js';
 import { WORKER_CONFIG_DEF } from './worker-def.js';
 
 /** Everything known about a worker file: the compiled form when valid, and all problems and warnings. */
@@ -28,7 +32,17 @@ const PASSED_ON = [
 ];
 const DECLARED = new Set(WORKER_CONFIG_DEF.configKeys().map((key) => key.name));
 /** What a misspelt name may have meant: a sharesink setting, or a Connect one (then listed as unused). */
-const HINTS = [...DECLARED, ...CONNECT_WORKER_KEYS];
+const HINTS = [
+  ...DECLARED,
+  ...CONNECT_WORKER_KEYS,
+  ...SECURITY_CONFIG_DEF.configKeys().map((key) => key.name),
+  CONFIG_PROVIDERS_KEY,
+];
+
+/** Read elsewhere than WORKER_CONFIG_DEF: client security (client-security.ts) and config providers. */
+function readElsewhere(key: string): boolean {
+  return isSecurityKey(key) || key === CONFIG_PROVIDERS_KEY || key.startsWith(`${CONFIG_PROVIDERS_KEY}.`);
+}
 
 /** Compiles worker properties, or throws one ConfigError listing every problem. */
 export function compileWorkerConfig(props: Readonly<Record<string, string>>): WorkerConfig {
@@ -38,14 +52,21 @@ export function compileWorkerConfig(props: Readonly<Record<string, string>>): Wo
 }
 
 /** Like compileWorkerConfig, but returns problems and warnings instead of throwing (for `validate`). */
-export function validateWorkerConfig(props: Readonly<Record<string, string>>): WorkerCheck {
+export function validateWorkerConfig(written: Readonly<Record<string, string>>): WorkerCheck {
+  // ${file:…} / ${env:…} first: every check below sees the values the worker will use
+  const providers = ConfigProviders.fromWorkerProps(written);
+  const resolved = providers.providers.resolve(written);
+  const props = resolved.props;
   const { values, problems } = parseValues(WORKER_CONFIG_DEF, props);
-  const warnings: string[] = [];
+  problems.unshift(...providers.problems, ...resolved.problems);
+  const security = workerClientSecurity(props);
+  problems.push(...security.problems);
+  const warnings: string[] = [...security.warnings];
   // a Connect worker file carries settings with no meaning here (plugin.path, offset.storage.*): they are
   // listed once as unused; anything else unknown is a warning, with a hint when it looks like a typo
   const unused = unusedConnectSettings(props);
   for (const key of Object.keys(props)) {
-    if (DECLARED.has(key) || isUnusedConnectSetting(key)) continue;
+    if (DECLARED.has(key) || readElsewhere(key) || isUnusedConnectSetting(key)) continue;
     if (!PASSED_ON.some((prefix) => key.startsWith(prefix)))
       warnings.push(`${key}: not a sharesink worker setting; ignored${didYouMean(key, HINTS)}`);
   }
@@ -75,6 +96,8 @@ export function validateWorkerConfig(props: Readonly<Record<string, string>>): W
     logLevel: values['log.level']?.toLowerCase(),
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],
     raw: { ...props },
+    security: security.security,
+    configProviders: providers.providers,
     warnings,
     unused,
   };

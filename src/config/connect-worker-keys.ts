@@ -106,18 +106,6 @@ const RULES: readonly Rule[] = [
       'sharesink has no metric reporters or JMX: it serves Prometheus metrics at /metrics (with listeners) and writes --summary-file',
   },
   {
-    keys: ['config.providers'],
-    prefixes: ['config.providers.'],
-    reason:
-      'config providers are not supported: values are used as written (a ${provider:path:key} reference is not resolved)',
-  },
-  {
-    keys: ['security.protocol'],
-    prefixes: ['ssl.', 'sasl.'],
-    reason:
-      "TLS and SASL are not configured from the worker file: sharesink's Kafka clients connect in plaintext",
-  },
-  {
     keys: [
       'client.dns.lookup',
       'metadata.max.age.ms',

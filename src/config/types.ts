@@ -6,6 +6,8 @@
 import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { TransformsConfig } from '../connect/transforms/spec.js';
 import type { UnusedSetting } from './connect-worker-keys.js';
+import type { ClientSecurities } from './client-security.js';
+import type { ConfigProviders } from './config-providers.js';
 
 export type GroupProtocol = 'share' | 'classic';
 
@@ -40,8 +42,15 @@ export interface WorkerConfig {
   readonly listeners?: readonly string[];
   /** `log.level`, lower-cased; undefined leaves the choice to the embedder (the CLI: its own default). */
   readonly logLevel?: string;
-  /** The raw properties, for connectors that read worker settings. */
+  /** The raw properties, for connectors that read worker settings (config provider references resolved). */
   readonly raw: Readonly<Record<string, string>>;
+  /**
+   * `security.protocol`, `sasl.*`, `ssl.*` compiled for each kind of client (see client-security.ts).
+   * Optional so that hand-built WorkerConfigs in tests need not list it: undefined is PLAINTEXT.
+   */
+  readonly security?: ClientSecurities | undefined;
+  /** `config.providers`: what resolves `${file:…}` / `${env:…}` in this worker's connector files. */
+  readonly configProviders?: ConfigProviders | undefined;
   /**
    * Notes for the operator (settings sharesink does not read, `consumer` read as classic). Always set
    * by compileWorkerConfig; optional so that hand-built WorkerConfigs in tests need not list it.
@@ -112,6 +121,13 @@ export interface ConnectorConfig {
   readonly consumer: Readonly<Record<string, string>>;
   /** Notes for the operator about settings that mean nothing in share mode, or were mapped. */
   readonly warnings: readonly string[];
-  /** Every connector property as written; what `SinkConnector.start()` and the tasks receive. */
+  /**
+   * Every connector property, config provider references resolved; what `SinkConnector.start()` and
+   * the tasks receive. Print {@link printableConfig} instead: this holds secrets.
+   */
   readonly raw: Readonly<Record<string, string>>;
+  /** The properties as written (`${file:…}` references unresolved), when they differ from `raw`. */
+  readonly written?: Readonly<Record<string, string>> | undefined;
+  /** The connector's Kafka clients' security: the worker's, overlaid by `*.override.*` keys. Undefined: PLAINTEXT. */
+  readonly security?: ClientSecurities | undefined;
 }

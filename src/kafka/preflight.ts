@@ -22,6 +22,7 @@ import {
   formatDuration,
 } from './cluster-errors.js';
 import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from './connection.js';
+import type { SaslConfig, SslConfig } from './kafkajs.js';
 import { KafkaConnectionError, KafkaErrorCode, UnsupportedVersionError, kafkaErrorName } from './errors.js';
 import { highestCommonVersion } from './protocol/api.js';
 import { CoordinatorKeyType, FindCoordinator } from './protocol/messages/find-coordinator.js';
@@ -53,6 +54,9 @@ export interface PreflightOptions {
   readonly logger?: Logger;
   /** The principal the clients authenticate as, when known (`User:ANONYMOUS` without SASL), for messages. */
   readonly principal?: string;
+  /** TLS and SASL of the check's connection (src/kafka/security: the connectors' consumer settings). */
+  readonly ssl?: SslConfig;
+  readonly sasl?: SaslConfig;
   /** Told once, when the first attempt to reach the cluster fails and the check keeps trying. Default: a WARN log line. */
   readonly onWaiting?: (message: string) => void;
   /** Replaces {@link openBrokerConnection} (tests). */
@@ -139,6 +143,8 @@ async function reach(ctx: Context): Promise<BrokerConnection> {
           port,
           nodeId: -1,
           clientId: o.clientId ?? 'sharesink',
+          ssl: o.ssl,
+          sasl: o.sasl,
           // its own warnings would repeat, per attempt, what this check says once
           logger: ctx.log.child({ broker: address }, { level: 'silent' }),
           connectionTimeoutMs: Math.min(CONNECT_TIMEOUT_MS, remaining),

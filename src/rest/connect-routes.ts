@@ -3,6 +3,7 @@
  * list and validate plugins. Creating, reconfiguring and deleting connectors answer 405: the config
  * files are the source of truth, as with a `connect-standalone` worker started from files.
  */
+import { printableConfig } from '../config/printable.js';
 import type { WorkerConfig } from '../config/types.js';
 import { connectorInfo, connectorStatus, taskInfos, taskStatus } from './connect-shapes.js';
 import { badRequest, notFound, notSupported } from './errors.js';
@@ -67,7 +68,7 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
       connectorOf(worker, req);
       throw notSupported('Deleting a connector over REST');
     })
-    .add('GET', '/connectors/:name/config', (req) => json({ ...connectorOf(worker, req).config.raw }))
+    .add('GET', '/connectors/:name/config', (req) => json(printableConfig(connectorOf(worker, req).config)))
     .add('PUT', '/connectors/:name/config', () => {
       throw notSupported('Changing a connector config over REST');
     })

@@ -2,6 +2,7 @@
  * The JSON bodies of Connect's REST API, built from a connector's state. Field names and nesting are
  * Connect's (ConnectorInfo, ConnectorStateInfo, TaskInfo), so scripts written for Connect parse them.
  */
+import { printableConfig } from '../config/printable.js';
 import type { RestConnector } from './worker-view.js';
 
 export interface TaskId {
@@ -36,7 +37,7 @@ export interface ConnectorStateInfo {
 export function connectorInfo(c: RestConnector): ConnectorInfo {
   return {
     name: c.config.name,
-    config: { ...c.config.raw },
+    config: printableConfig(c.config),
     tasks: c.taskConfigs.map((_, task) => ({ connector: c.config.name, task })),
     type: 'sink',
   };

@@ -3,6 +3,8 @@
  * (one entry per module, under the name Connect users know), plus the classes of the running
  * connectors, and config validation in Connect's ConfigInfos shape.
  */
+import { HIDDEN } from '../config/printable.js';
+import { isSecretSecurityKey } from '../kafka/security/index.js';
 import {
   BUILTIN_CONNECTORS,
   loadConnectorModule,
@@ -105,8 +107,15 @@ function entry(
       dependents: [],
       order,
     },
-    value: { name: key.name, value: props[key.name] ?? null, recommended_values: [], errors, visible: true },
+    value: { name: key.name, value: shownValue(key, props), recommended_values: [], errors, visible: true },
   };
+}
+
+/** As Connect shows a Password: `[hidden]`; so are security secrets under any client prefix. */
+function shownValue(key: ConfigKey, props: Readonly<Record<string, string>>): string | null {
+  const value = props[key.name];
+  if (value === undefined) return null;
+  return key.type === 'password' || isSecretSecurityKey(key.name) ? HIDDEN : value;
 }
 
 /** Problems come as `key: what is wrong`; they are filed under their key. */

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SharesinkError } from '../errors.js';
+import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { defaultLogger } from '../logger.js';
 import { batchMachine } from '../machines/batch.js';
@@ -235,6 +236,7 @@ export async function startRestServer(
     options.lookupClusterId === false
       ? undefined
       : new KafkaCluster({
+          ...kafkajsSecurityOptions(worker.config.security?.admin),
           brokers: worker.config.bootstrapServers,
           clientId: `${worker.config.clientId}-rest`,
           logger: log,

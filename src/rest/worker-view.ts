@@ -12,7 +12,8 @@ export interface ActorLike {
 }
 
 export interface RestConnector {
-  readonly config: Pick<ConnectorConfig, 'name' | 'connectorClass' | 'topics' | 'groupProtocol' | 'raw'>;
+  readonly config: Pick<ConnectorConfig, 'name' | 'connectorClass' | 'topics' | 'groupProtocol' | 'raw'> &
+    Partial<Pick<ConnectorConfig, 'written'>>;
   readonly state: ConnectState;
   readonly error: string | undefined;
   readonly taskConfigs: ReadonlyArray<Readonly<Record<string, string>>>;

@@ -6,6 +6,8 @@
  */
 import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
+import { createClassicKafka } from '../../kafka/classic-consumer.js';
+import type { KafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { RawRecord } from '../../connect/raw-record.js';
 import type { DeadLetterReason } from './reasons.js';
 import type { ClassicErrorsOptions } from './tolerance.js';
@@ -39,7 +41,12 @@ export class ClassicDeadLetterQueue {
   private readonly producer: Producer;
   private readonly taskId: string;
 
-  constructor(kafka: Kafka, options: DeadLetterQueueOptions) {
+  /** `kafka` produces; `admin` (default: the same client) creates the topic when it is missing. */
+  constructor(
+    kafka: Kafka,
+    options: DeadLetterQueueOptions,
+    private readonly adminKafka: Kafka = kafka,
+  ) {
     this.kafka = kafka;
     this.o = options;
     this.taskId = String(options.taskId);
@@ -55,7 +62,7 @@ export class ClassicDeadLetterQueue {
 
   /** Creates the topic when it is missing (one partition, as Connect does) and connects the producer. */
   async start(): Promise<void> {
-    const admin = this.kafka.admin();
+    const admin = this.adminKafka.admin();
     await admin.connect();
     try {
       const existing = await admin.listTopics();
@@ -130,20 +137,37 @@ export class ClassicDeadLetterQueue {
 /** The task's dead letter queue, when errors.tolerance=all names a topic (Connect ignores it otherwise). */
 export function deadLetterQueueFor(
   kafka: Kafka,
-  task: { connector: string; taskId: number; errors?: ClassicErrorsOptions | undefined },
+  task: {
+    connector: string;
+    taskId: number;
+    errors?: ClassicErrorsOptions | undefined;
+    brokers?: readonly string[] | undefined;
+    clientId?: string | undefined;
+  },
   logger: Logger,
 ): ClassicDeadLetterQueue | undefined {
   const errors = task.errors ?? {};
   const topic = errors.deadLetterQueueTopic;
   if (topic === undefined || topic === '' || errors.tolerance !== 'all') return undefined;
-  return new ClassicDeadLetterQueue(kafka, {
+  const options = {
     topic,
     contextHeaders: errors.deadLetterQueueContextHeaders ?? false,
     connector: task.connector,
     taskId: task.taskId,
     replicationFactor: errors.deadLetterQueueReplicationFactor,
     logger,
-  });
+  };
+  const own = errors.deadLetterQueueSecurity;
+  if (own === undefined || task.brokers === undefined) return new ClassicDeadLetterQueue(kafka, options);
+  // Connect's dead-letter producer is a producer: producer.override.* and admin.override.* apply, not the consumer's
+  const client = (security: KafkajsSecurityOptions, suffix: string): Kafka =>
+    createClassicKafka({
+      ...security,
+      brokers: task.brokers!,
+      clientId: `${task.clientId ?? 'sharesink'}-${suffix}`,
+      logger,
+    });
+  return new ClassicDeadLetterQueue(client(own.producer, 'dlq'), options, client(own.admin, 'dlq-admin'));
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -5,6 +5,7 @@
  * `errors.retry.timeout`) is the task-runner core's, around the machine's `retrying` state.
  */
 import type { ErrorsConfig } from '../../config/types.js';
+import type { KafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { BatchEvent, BatchMode } from '../../machines/batch.js';
 import type { PutResult } from '../../pool/protocol.js';
 import { converterReason, SINK_TASK_CLASS, type DeadLetterReason } from './reasons.js';
@@ -22,6 +23,14 @@ export type ClassicErrorsOptions = Partial<
 > & {
   /** Replication factor if the dead letter topic must be created. Default min(3, brokers). */
   readonly deadLetterQueueReplicationFactor?: number;
+  /**
+   * TLS / SASL of the dead-letter producer (`producer.override.*`) and of the admin call that creates
+   * its topic (`admin.override.*`); unset, both use the consumer's client.
+   */
+  readonly deadLetterQueueSecurity?: {
+    readonly producer: KafkajsSecurityOptions;
+    readonly admin: KafkajsSecurityOptions;
+  };
 };
 
 /** What a put result comes to: the batch event, and the task's failure when tolerance ends it. */

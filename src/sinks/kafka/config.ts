@@ -1,6 +1,7 @@
 import { ConfigDef, type ConfigValues } from '../../connect/config-def.js';
 import { atLeast, between, nonEmptyString, oneOf } from '../../connect/config-validators.js';
 import { ConfigError } from '../../errors.js';
+import { overlaySecurityProps, parseKafkaSecurity, type KafkaSecurity } from '../../kafka/security/index.js';
 
 /** Where the source cluster is, when the connector names it; the task's props are the connector's. */
 export const SOURCE_BOOTSTRAP = 'consumer.override.bootstrap.servers';
@@ -74,7 +75,11 @@ export const KAFKA_SINK_CONFIG = new ConfigDef()
       'a RetriableError and the batch is redelivered.',
   });
 
-export type KafkaSinkSettings = ConfigValues<typeof KAFKA_SINK_CONFIG> & { brokers: string[] };
+export type KafkaSinkSettings = ConfigValues<typeof KAFKA_SINK_CONFIG> & {
+  brokers: string[];
+  /** The producer's TLS / SASL, from `producer.override.*` (Connect's keys). */
+  security: KafkaSecurity;
+};
 
 export function kafkaSinkSettings(props: Readonly<Record<string, string | undefined>>): KafkaSinkSettings {
   const cfg = KAFKA_SINK_CONFIG.parse(props);
@@ -84,7 +89,20 @@ export function kafkaSinkSettings(props: Readonly<Record<string, string | undefi
       `bootstrap.servers: is required unless ${SOURCE_BOOTSTRAP} names the source cluster; accepted: a comma-separated list of host:port`,
     ]);
   }
-  return { ...cfg, brokers };
+  const defined = Object.fromEntries(
+    Object.entries(props).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  // writing back to the source cluster: the consumer's credentials are the producer's unless it overrides them
+  const layers =
+    cfg['bootstrap.servers'] === null
+      ? [
+          { props: defined, prefix: 'consumer.override.' },
+          { props: defined, prefix: 'producer.override.' },
+        ]
+      : [{ props: defined, prefix: 'producer.override.' }];
+  const check = parseKafkaSecurity(overlaySecurityProps(layers));
+  if (check.security === undefined) throw new ConfigError(check.problems);
+  return { ...cfg, brokers, security: check.security };
 }
 
 function splitList(raw: string | undefined): string[] {

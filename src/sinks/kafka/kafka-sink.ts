@@ -14,6 +14,7 @@ import { SinkConnector } from '../../connect/sink-connector.js';
 import type { SinkRecord } from '../../connect/sink-record.js';
 import { SinkTask } from '../../connect/sink-task.js';
 import { ConfigError } from '../../errors.js';
+import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { KAFKA_SINK_CONFIG, kafkaSinkSettings, type KafkaSinkSettings } from './config.js';
 
 const VERSION = '0.1.0';
@@ -37,7 +38,11 @@ export class KafkaSinkConnector extends SinkConnector {
       kafkaSinkSettings(props);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      problems.set('bootstrap.servers', [...error.problems]);
+      // each problem under the key it names (`producer.override.sasl.mechanism: …`)
+      for (const problem of error.problems) {
+        const key = problem.slice(0, Math.max(0, problem.indexOf(': '))) || 'bootstrap.servers';
+        problems.set(key, [...(problems.get(key) ?? []), problem]);
+      }
     }
     return problems;
   }
@@ -85,6 +90,7 @@ export class KafkaSinkTask extends SinkTask {
     this.#cfg = cfg;
     const retry = { retries: cfg.retries };
     const kafka = new Kafka({
+      ...kafkajsSecurityOptions(cfg.security),
       clientId: cfg['client.id'],
       brokers: cfg.brokers,
       requestTimeout: cfg['request.timeout.ms'],

@@ -10,6 +10,8 @@ import { base, problemsOf, worker } from './config-helpers.js';
 
 const compile = (props: Record<string, string>) => compileConnectorConfig(props, worker);
 
+const PLAINTEXT_CLIENT = { protocol: 'PLAINTEXT', principal: 'User:ANONYMOUS' };
+
 describe('compileConnectorConfig', () => {
   it("fills every default the way Connect does (classic, group connect-<name>, the worker's converters)", () => {
     expect(compile({ ...base })).toEqual({
@@ -41,6 +43,7 @@ describe('compileConnectorConfig', () => {
       consumer: { 'group.id': 'connect-orders', 'group.protocol': 'classic' },
       warnings: [],
       raw: base,
+      security: { consumer: PLAINTEXT_CLIENT, producer: PLAINTEXT_CLIENT, admin: PLAINTEXT_CLIENT },
     });
   });
 

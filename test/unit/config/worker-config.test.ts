@@ -1,8 +1,11 @@
+import { ConfigProviders } from '../../../src/config/config-providers.js';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { compileWorkerConfig, validateWorkerConfig } from '../../../src/config/index.js';
 import { DEFAULT_CONVERTERS } from '../../../src/connect/converters/registry.js';
 import { problemsOf } from './config-helpers.js';
+
+const PLAINTEXT_CLIENT = { protocol: 'PLAINTEXT', principal: 'User:ANONYMOUS' };
 
 describe('compileWorkerConfig', () => {
   it('fills every default from bootstrap.servers alone', () => {
@@ -21,6 +24,9 @@ describe('compileWorkerConfig', () => {
       raw: { 'bootstrap.servers': 'a:9092, b:9093' },
       warnings: [],
       unused: [],
+      // PLAINTEXT for every client, and config.providers=none
+      security: { consumer: PLAINTEXT_CLIENT, producer: PLAINTEXT_CLIENT, admin: PLAINTEXT_CLIENT },
+      configProviders: expect.any(ConfigProviders),
     });
   });
 

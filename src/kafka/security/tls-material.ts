@@ -1,0 +1,281 @@
+/**
+ * Reads the TLS material Connect's `ssl.*` keys name (truststore, keystore, inline PEM) into what
+ * `node:tls` takes. PEM and PKCS#12 are read; the format comes from the file's first bytes, so a PKCS#12
+ * file declared `ssl.truststore.type=JKS` (Java reads those too) works. JKS/JCEKS are refused with the
+ * keytool line that converts them. Every problem names the key as the user wrote it and never a secret.
+ */
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
+import forge from 'node-forge';
+
+const CERT_BAG = forge.pki.oids['certBag'] as string;
+import { HiddenValue, type Secret, type TlsSettings } from './types.js';
+
+/** One setting with the key it was written under (`consumer.override.ssl.truststore.location`). */
+export interface Setting {
+  readonly key: string;
+  readonly value: string;
+}
+
+export interface SecretSetting {
+  readonly key: string;
+  readonly value: Secret;
+}
+
+export interface TlsInput {
+  readonly truststoreLocation?: Setting | undefined;
+  readonly truststorePassword?: SecretSetting | undefined;
+  readonly truststoreType?: Setting | undefined;
+  readonly truststoreCertificates?: SecretSetting | undefined;
+  readonly keystoreLocation?: Setting | undefined;
+  readonly keystorePassword?: SecretSetting | undefined;
+  readonly keystoreType?: Setting | undefined;
+  readonly keystoreCertificateChain?: SecretSetting | undefined;
+  readonly keystoreKey?: SecretSetting | undefined;
+  readonly keyPassword?: SecretSetting | undefined;
+  readonly verifyHostname: boolean;
+}
+
+export const STORE_TYPES = ['PEM', 'PKCS12', 'JKS'] as const;
+
+type Format = 'PEM' | 'PKCS12' | 'JKS' | 'JCEKS' | 'unknown';
+
+function formatOf(bytes: Buffer): Format {
+  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0xfeedfeed) return 'JKS';
+  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0xcececece) return 'JCEKS';
+  if (bytes.toString('latin1', 0, Math.min(bytes.length, 4096)).includes('-----BEGIN ')) return 'PEM';
+  if (bytes[0] === 0x30) return 'PKCS12';
+  return 'unknown';
+}
+
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
+
+/**
+ * PEM blocks, re-wrapped: a PEM value written on one line (a `.properties` continuation joins the lines)
+ * loses its line breaks, which Java's PEM reader tolerates and OpenSSL does not.
+ */
+export function pemBlocks(text: string): Array<{ label: string; pem: string }> {
+  const out: Array<{ label: string; pem: string }> = [];
+  for (const m of text.matchAll(PEM_BLOCK)) {
+    const label = m[1]!;
+    const body = m[2]!;
+    // legacy encrypted keys carry headers (Proc-Type: …) that must keep their lines
+    const pem = body.includes(':')
+      ? m[0]
+      : `-----BEGIN ${label}-----\n${(body.replace(/\s+/g, '').match(/.{1,64}/g) ?? []).join('\n')}\n-----END ${label}-----\n`;
+    out.push({ label, pem });
+  }
+  return out;
+}
+
+function keytoolLine(key: string, location: string): string {
+  const target = location.replace(/\.(jks|jceks|keystore|truststore)$/i, '') + '.p12';
+  return `${key}: ${location} is a Java KeyStore (JKS/JCEKS), which sharesink does not read; accepted: PKCS12 or PEM. Convert it with: keytool -importkeystore -srckeystore ${location} -srcstoretype JKS -destkeystore ${target} -deststoretype PKCS12, then set ${key}=${target}`;
+}
+
+class Problems {
+  readonly list: string[] = [];
+  add(text: string): undefined {
+    this.list.push(text);
+    return undefined;
+  }
+}
+
+function readStore(location: Setting, problems: Problems): Buffer | undefined {
+  try {
+    return readFileSync(location.value);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return problems.add(
+      `${location.key}: cannot read ${location.value} (${code}); accepted: a readable file`,
+    );
+  }
+}
+
+function certificatesOf(text: string, key: string, what: string, problems: Problems): string[] | undefined {
+  const certs = pemBlocks(text)
+    .filter((b) => b.label === 'CERTIFICATE')
+    .map((b) => b.pem);
+  if (certs.length === 0)
+    return problems.add(
+      `${key}: ${what} holds no PEM certificate; accepted: -----BEGIN CERTIFICATE----- blocks`,
+    );
+  for (const cert of certs) {
+    try {
+      new X509Certificate(cert);
+    } catch (err) {
+      return problems.add(
+        `${key}: ${what} holds a certificate that cannot be read (${(err as Error).message})`,
+      );
+    }
+  }
+  return certs;
+}
+
+/** Trusted certificates of a PKCS#12 truststore: Node's `pfx` wants a key, and a truststore has none. */
+function pkcs12Certificates(bytes: Buffer, input: TlsInput, problems: Problems): string[] | undefined {
+  const location = input.truststoreLocation!;
+  const passwordKey = input.truststorePassword?.key ?? location.key.replace(/location$/, 'password');
+  let p12: forge.pkcs12.Pkcs12Pfx;
+  try {
+    p12 = forge.pkcs12.pkcs12FromAsn1(
+      forge.asn1.fromDer(bytes.toString('binary')),
+      input.truststorePassword?.value.value() ?? '',
+    );
+  } catch (err) {
+    const wrongPassword = /MAC could not be verified|Invalid password/i.test((err as Error).message);
+    return problems.add(
+      wrongPassword
+        ? `${passwordKey}: does not open the PKCS12 truststore ${location.value} (wrong or missing password)`
+        : `${location.key}: ${location.value} is not a PKCS12 file sharesink can read (${(err as Error).message}); accepted: PKCS12 or PEM`,
+    );
+  }
+  const bags = p12.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? [];
+  const certs = bags.flatMap((b: forge.pkcs12.Bag) => (b.cert ? [forge.pki.certificateToPem(b.cert)] : []));
+  if (certs.length === 0)
+    return problems.add(`${location.key}: the PKCS12 truststore ${location.value} holds no certificate`);
+  return certs;
+}
+
+function trustedCertificates(input: TlsInput, problems: Problems): string[] | undefined {
+  const { truststoreLocation: location, truststoreCertificates: inline } = input;
+  if (inline !== undefined) return certificatesOf(inline.value.value(), inline.key, 'the value', problems);
+  if (location === undefined) return undefined;
+  const bytes = readStore(location, problems);
+  if (bytes === undefined) return undefined;
+  const format = formatOf(bytes);
+  if (format === 'JKS' || format === 'JCEKS') return problems.add(keytoolLine(location.key, location.value));
+  if (format === 'PEM') return certificatesOf(bytes.toString('utf8'), location.key, location.value, problems);
+  if (format === 'PKCS12') return pkcs12Certificates(bytes, input, problems);
+  return problems.add(
+    `${location.key}: ${location.value} is neither PEM nor PKCS12; accepted: PKCS12 or PEM`,
+  );
+}
+
+const KEY_LABELS = new Set(['PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);
+
+interface ClientIdentity {
+  cert?: string;
+  key?: Secret;
+  pfx?: Buffer;
+  pfxPassphrase?: Secret;
+}
+
+/** A key and chain from PEM text (a PEM keystore file, or the inline keys). */
+function pemIdentity(
+  keyText: string,
+  chainText: string,
+  keyKey: string,
+  chainKey: string,
+  input: TlsInput,
+  problems: Problems,
+): ClientIdentity | undefined {
+  const keys = pemBlocks(keyText).filter((b) => KEY_LABELS.has(b.label));
+  if (keys.length !== 1)
+    return problems.add(
+      `${keyKey}: holds ${keys.length} private keys; accepted: exactly one -----BEGIN PRIVATE KEY----- (or ENCRYPTED PRIVATE KEY) block`,
+    );
+  const certs = certificatesOf(chainText, chainKey, 'the certificate chain', problems);
+  if (certs === undefined) return undefined;
+  const keyPem = keys[0]!.pem;
+  try {
+    createPrivateKey({ key: keyPem, passphrase: input.keyPassword?.value.value() });
+  } catch (err) {
+    const encrypted = keys[0]!.label === 'ENCRYPTED PRIVATE KEY' || keyPem.includes('ENCRYPTED');
+    return problems.add(
+      encrypted
+        ? `${input.keyPassword?.key ?? keyKey.replace(/ssl\.keystore\.(key|location)$/, 'ssl.key.password')}: does not decrypt the private key in ${keyKey} (wrong or missing password)`
+        : `${keyKey}: the private key cannot be read (${(err as Error).message})`,
+    );
+  }
+  return { cert: certs.join(''), key: new HiddenValue(keyPem) };
+}
+
+function clientIdentity(input: TlsInput, problems: Problems): ClientIdentity | undefined {
+  const { keystoreLocation: location, keystoreCertificateChain: chain, keystoreKey: key } = input;
+  if (chain !== undefined || key !== undefined) {
+    if (chain === undefined || key === undefined) {
+      const [have, missing] =
+        chain === undefined
+          ? [key!.key, key!.key.replace(/key$/, 'certificate.chain')]
+          : [chain.key, chain.key.replace(/certificate\.chain$/, 'key')];
+      return problems.add(`${missing}: is required with ${have}; accepted: both, as PEM`);
+    }
+    return pemIdentity(key.value.value(), chain.value.value(), key.key, chain.key, input, problems);
+  }
+  if (location === undefined) return undefined;
+  const bytes = readStore(location, problems);
+  if (bytes === undefined) return undefined;
+  const format = formatOf(bytes);
+  if (format === 'JKS' || format === 'JCEKS') return problems.add(keytoolLine(location.key, location.value));
+  if (format === 'PEM') {
+    const text = bytes.toString('utf8');
+    return pemIdentity(text, text, location.key, location.key, input, problems);
+  }
+  if (format !== 'PKCS12')
+    return problems.add(
+      `${location.key}: ${location.value} is neither PEM nor PKCS12; accepted: PKCS12 or PEM`,
+    );
+  const passphrase = input.keystorePassword?.value;
+  try {
+    // opening it here tells a wrong password at validation rather than at the first connection
+    createSecureContext({ pfx: bytes, passphrase: passphrase?.value() ?? '' });
+  } catch (err) {
+    const message = (err as Error).message;
+    return problems.add(
+      /mac verify|password/i.test(message)
+        ? `${input.keystorePassword?.key ?? location.key.replace(/location$/, 'password')}: does not open the PKCS12 keystore ${location.value} (wrong or missing password)`
+        : `${location.key}: ${location.value} cannot be used as a client certificate (${message}); accepted: a PKCS12 file with one private key and its certificate`,
+    );
+  }
+  return { pfx: bytes, pfxPassphrase: passphrase ?? new HiddenValue('') };
+}
+
+/** Kafka's default principal for a certificate: its subject in RFC 2253 order (`CN=client,O=acme`). */
+export function certificatePrincipal(identity: {
+  cert?: string;
+  pfx?: Buffer;
+  pfxPassphrase?: Secret;
+}): string | undefined {
+  let pem = identity.cert;
+  if (pem === undefined && identity.pfx !== undefined) {
+    try {
+      const p12 = forge.pkcs12.pkcs12FromAsn1(
+        forge.asn1.fromDer(identity.pfx.toString('binary')),
+        identity.pfxPassphrase?.value() ?? '',
+      );
+      const withKey = p12.getBags({ bagType: CERT_BAG })[CERT_BAG]?.[0]?.cert;
+      if (withKey) pem = forge.pki.certificateToPem(withKey);
+    } catch {
+      return undefined;
+    }
+  }
+  if (pem === undefined) return undefined;
+  try {
+    const subject = new X509Certificate(pem).subject.split('\n').reverse().join(',');
+    return `User:${subject}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The TLS settings, or the problems; material is read and checked here, once. */
+export function loadTlsSettings(input: TlsInput): { tls: TlsSettings | undefined; problems: string[] } {
+  const problems = new Problems();
+  const ca = trustedCertificates(input, problems);
+  const identity = clientIdentity(input, problems);
+  if (problems.list.length > 0) return { tls: undefined, problems: problems.list };
+  return {
+    tls: {
+      ca,
+      cert: identity?.cert,
+      key: identity?.key,
+      keyPassphrase: identity?.key === undefined ? undefined : input.keyPassword?.value,
+      pfx: identity?.pfx,
+      pfxPassphrase: identity?.pfxPassphrase,
+      verifyHostname: input.verifyHostname,
+    },
+    problems: [],
+  };
+}
