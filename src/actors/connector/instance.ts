@@ -10,6 +10,7 @@ import { TransformChain } from '../../connect/transforms/chain.js';
 import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { ConfigError } from '../../errors.js';
 import { KafkaCluster } from '../../kafka/cluster.js';
+import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { PutPool } from '../../pool/put-pool.js';
 import { connectorOwnProblems } from '../connector-checks.js';
 import { applyShareStartPosition } from '../share-start-position.js';
@@ -96,6 +97,7 @@ export async function closeInstance(instance: ConnectorInstance): Promise<void> 
 
 async function applyShareGroupConfigs(c: ConnectorConfig, worker: WorkerConfig, log: Logger): Promise<void> {
   const cluster = new KafkaCluster({
+    ...kafkajsSecurityOptions(c.security?.admin),
     brokers: worker.bootstrapServers,
     clientId: `${worker.clientId}-admin`,
     logger: log,

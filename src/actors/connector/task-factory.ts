@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
+import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { PutPool } from '../../pool/put-pool.js';
 import { ClassicTaskRunner } from '../classic-task-runner.js';
 import { GatedShareConsumer } from '../fetch-gate.js';
@@ -73,6 +74,7 @@ function shareRunner(
 ): BuiltTask {
   const c = o.config;
   const consumer = new GatedShareConsumer({
+    ...kafkajsSecurityOptions(c.security?.consumer),
     brokers: o.worker.bootstrapServers,
     groupId: c.groupId,
     clientId: `${o.worker.clientId}-${c.name}-${id}`,
@@ -103,6 +105,8 @@ function classicRunner(
 ): TaskRunner {
   const c = o.config;
   const runner = new ClassicTaskRunner({
+    // the consumer's; the dead-letter producer has its own (errors.deadLetterQueueSecurity)
+    ...kafkajsSecurityOptions(c.security?.consumer),
     ...commonOptions(o, id, props, onFailure),
     topics: c.topicsRegex ? undefined : c.topics,
     topicsRegex: c.topicsRegex,
@@ -110,7 +114,17 @@ function classicRunner(
     consumer: c.consumer,
     brokers: o.worker.bootstrapServers,
     clientId: `${o.worker.clientId}-${c.name}-${id}`,
-    errors: c.errors,
+    errors: {
+      ...c.errors,
+      ...(c.security === undefined
+        ? {}
+        : {
+            deadLetterQueueSecurity: {
+              producer: kafkajsSecurityOptions(c.security.producer),
+              admin: kafkajsSecurityOptions(c.security.admin),
+            },
+          }),
+    },
   });
   // a regex subscription names no topic that could be missing
   return c.topicsRegex ? runner : new TopicNamingRunner(runner, c, o.worker, o.logger);

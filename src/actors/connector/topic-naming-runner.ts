@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { KafkaCluster } from '../../kafka/cluster.js';
+import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { UnknownTopicError } from '../../kafka/share/share-errors.js';
 import type { ClassicTaskRunner } from '../classic-task-runner.js';
 import type { TaskRunner } from './types.js';
@@ -49,6 +50,7 @@ export class TopicNamingRunner implements TaskRunner {
   private async nameMissingTopics(err: unknown): Promise<UnknownTopicError | undefined> {
     if ((err as { type?: unknown } | null)?.type !== 'UNKNOWN_TOPIC_OR_PARTITION') return undefined;
     const cluster = new KafkaCluster({
+      ...kafkajsSecurityOptions(this.config.security?.admin),
       brokers: this.worker.bootstrapServers,
       clientId: `${this.worker.clientId}-${this.config.name}-check`,
       logger: this.logger,
