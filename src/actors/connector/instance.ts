@@ -50,7 +50,6 @@ export async function startInstance(
   (await TransformChain.load(c.transforms)).close();
   if (!wanted()) return undefined;
   await connector.start(c.raw);
-  try {
   // the threads boot (import the runtime and the connector) while the steps below talk to the broker
   const pool = new PutPool({
     connectorModule: c.connectorModule,
@@ -59,16 +58,17 @@ export async function startInstance(
     abortGraceMs: worker.poolAbortGraceMs,
     logger: log,
   });
+  try {
     const taskConfigs = (await connector.taskConfigs(c.tasksMax)).slice(0, c.tasksMax);
     if (c.groupProtocol === 'share' && Object.keys(c.shareGroupConfigs).length > 0) {
       await applyShareGroupConfigs(c, worker, log);
     }
     if (c.groupProtocol === 'share') await applyShareStartPosition(c, worker, log);
-    if (!wanted()) {
     // threads that cannot boot fail the start with their reason, rather than queue every put forever
     await pool.started();
-      await connector.stop();
+    if (!wanted()) {
       await pool.close();
+      await connector.stop();
       return undefined;
     }
     const supervisor =
@@ -78,8 +78,8 @@ export async function startInstance(
     return { connector, taskConfigs, pool, supervisor };
   } catch (err) {
     // the instance started; a later step failed: stop it so the failed start leaves nothing running
-    try {
     await pool.close().catch((e: unknown) => log.error({ err: e }, 'the put pool failed to close'));
+    try {
       await connector.stop();
     } catch (e) {
       log.error({ err: e }, 'the connector instance failed to stop');
