@@ -60,6 +60,9 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
+/** How long the simulated owner waits before it gives up on a retriable batch. */
+const RETRY_BACKOFF_MS = 100;
+
 export class ShareSim {
   readonly clock = new SimulatedClock();
   readonly lines: LogLine[] = [];
@@ -160,8 +163,9 @@ export class ShareSim {
           send({ type: 'ACKED' });
         }, options.ackLatencyMs);
       },
+      // the owner's backoff (ADR 0009), then it gives up: the batch is released, its locks held till then
       scheduleRetry: () => {
-        throw new Error('share batches never retry in place');
+        clock.setTimeout(() => send({ type: 'RETRIES_EXHAUSTED' }), RETRY_BACKOFF_MS);
       },
       recordExpiry: () => {},
       recordAckFailure: () => {},
