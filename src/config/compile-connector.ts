@@ -1,6 +1,7 @@
 import { resolveConnectorModule } from '../connect/connector-module.js';
 import { convertersFromProps } from '../connect/converters/registry.js';
 import { ConfigError } from '../errors.js';
+import { isSecurityKey } from '../kafka/security/index.js';
 import { connectorClientSecurity } from './client-security.js';
 import { ConfigProviders } from './config-providers.js';
 import { CONNECTOR_CONFIG_DEF } from './connector-def.js';
@@ -177,5 +178,7 @@ function overlayConsumer(
   for (const [key, value] of Object.entries(props)) {
     if (key.startsWith(OVERRIDE)) settings.set(key.slice(OVERRIDE.length), { key, value });
   }
+  // security keys are compiled into `security`; left here, classic mode would list them as unused
+  for (const name of [...settings.keys()]) if (isSecurityKey(name)) settings.delete(name);
   return settings;
 }

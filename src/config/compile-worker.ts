@@ -79,7 +79,8 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
 
   const consumer = Object.fromEntries(
     Object.entries(props)
-      .filter(([key]) => key.startsWith('consumer.'))
+      // security keys are compiled into `security`, not passed on as consumer settings
+      .filter(([key]) => key.startsWith('consumer.') && !isSecurityKey(key.slice('consumer.'.length)))
       .map(([key, value]) => [key.slice('consumer.'.length), value]),
   );
   const config: WorkerConfig = {

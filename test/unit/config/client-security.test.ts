@@ -134,3 +134,27 @@ describe('client security in worker and connector files', () => {
     expect(JSON.stringify(worker.security)).not.toContain(pki.storePassword);
   });
 });
+
+describe('security keys are not consumer settings', () => {
+  it('are compiled into security and left out of `consumer` (classic mode would list them as unused)', () => {
+    const worker = compileWorkerConfig({
+      'bootstrap.servers': 'kafka:9093',
+      'consumer.security.protocol': 'SASL_PLAINTEXT',
+      'consumer.sasl.mechanism': 'PLAIN',
+      'consumer.sasl.jaas.config':
+        'org.apache.kafka.common.security.plain.PlainLoginModule required username="w" password="w-secret";',
+      'consumer.max.poll.records': '100',
+    });
+    expect(worker.consumer).toEqual({ 'max.poll.records': '100' });
+    const c = compileConnectorConfig(
+      connector({
+        'consumer.override.group.protocol': 'classic',
+        'consumer.override.sasl.jaas.config':
+          'org.apache.kafka.common.security.plain.PlainLoginModule required username="c" password="c-secret";',
+      }),
+      worker,
+    );
+    expect(Object.keys(c.consumer).sort()).toEqual(['group.id', 'group.protocol', 'max.poll.records']);
+    expect(kafkajsSecurityOptions(c.security!.consumer).sasl).toMatchObject({ username: 'c' });
+  });
+});
