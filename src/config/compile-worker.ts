@@ -7,6 +7,7 @@ import { CONFIG_PROVIDERS_KEY, ConfigProviders } from './config-providers.js';
 import { CONNECT_WORKER_KEYS, isUnusedConnectSetting, unusedConnectSettings } from './connect-worker-keys.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseValues } from './parse-values.js';
+import { compileRestSecurity } from './rest-security.js';
 import type { UnusedSetting } from './connect-worker-keys.js';
 import type { WorkerConfig } from './types.js';
 import { SECURITY_CONFIG_DEF } from './security-def.js';
@@ -70,6 +71,9 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     if (!PASSED_ON.some((prefix) => key.startsWith(prefix)))
       warnings.push(`${key}: not a sharesink worker setting; ignored${didYouMean(key, HINTS)}`);
   }
+  // TLS material and credentials files are read now, so a bad one is a problem named by its key
+  const rest = compileRestSecurity((key) => (values as Record<string, unknown>)[key], props);
+  problems.push(...rest.problems);
   const protocol = values['consumer.group.protocol'].toLowerCase();
   if (protocol === 'consumer')
     warnings.push(
@@ -94,8 +98,9 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     poolAbortGraceMs: values['pool.abort.grace.ms'],
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
     listeners: values['listeners'],
-    logLevel: values['log.level']?.toLowerCase(),
+    rest: rest.security,
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],
+    logLevel: values['log.level']?.toLowerCase(),
     raw: { ...props },
     security: security.security,
     configProviders: providers.providers,

@@ -22,7 +22,7 @@ const OFFSETS =
   'sharesink runs sink connectors only: their progress is committed to the consumer group (classic) or acknowledged to the share group (share) as each batch finishes, not kept in an offsets file or topic nor flushed on a timer';
 const DISTRIBUTED = 'distributed mode only; sharesink runs connectors standalone, from their files';
 const REST =
-  'the REST API listens on `listeners` only (one http://host:port; no admin listener, TLS, CORS or extensions)';
+  'the REST API listens on `listeners` only (one http(s)://host:port with its `listeners.https.ssl.*` keys; no admin listener, CORS or custom headers)';
 
 const RULES: readonly Rule[] = [
   {
@@ -53,13 +53,12 @@ const RULES: readonly Rule[] = [
       'rest.advertised.host.name',
       'rest.advertised.port',
       'rest.advertised.listener',
-      'rest.extension.classes',
       'admin.listeners',
       'access.control.allow.origin',
       'access.control.allow.methods',
       'response.http.headers.config',
     ],
-    prefixes: ['listeners.https.', 'admin.listeners.https.'],
+    prefixes: ['admin.listeners.https.'],
     reason: REST,
   },
   {

@@ -8,6 +8,7 @@ import type { TransformsConfig } from '../connect/transforms/spec.js';
 import type { UnusedSetting } from './connect-worker-keys.js';
 import type { ClientSecurities } from './client-security.js';
 import type { ConfigProviders } from './config-providers.js';
+import type { RestSecurity } from './rest-security.js';
 
 export type GroupProtocol = 'share' | 'classic';
 
@@ -40,6 +41,12 @@ export interface WorkerConfig {
    * Optional so that hand-built WorkerConfigs in tests need not list it.
    */
   readonly listeners?: readonly string[];
+  /**
+   * The REST API's TLS (`listeners.https.ssl.*`) and authentication (`rest.auth.*`), files already
+   * read. Optional so that hand-built WorkerConfigs in tests need not list it: absent means no TLS,
+   * no authentication.
+   */
+  readonly rest?: RestSecurity;
   /** `log.level`, lower-cased; undefined leaves the choice to the embedder (the CLI: its own default). */
   readonly logLevel?: string;
   /** The raw properties, for connectors that read worker settings (config provider references resolved). */

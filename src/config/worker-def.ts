@@ -2,6 +2,8 @@ import { ConfigDef } from '../connect/config-def.js';
 import { atLeast, between, nonEmptyString, oneOf, type Validator } from '../connect/config-validators.js';
 import { DEFAULT_CONVERTERS } from '../connect/converters/registry.js';
 import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from './converter-names.js';
+import { LISTENER_FORM, parseListener } from './listener.js';
+import { defineRestSecurity } from './rest-security.js';
 import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from './validators.js';
 
 const group = 'worker';
@@ -9,22 +11,18 @@ const group = 'worker';
 /** pino's levels, quietest last; `log.level` and `--log-level` take these. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal', 'silent'] as const;
 
-/** `http://host:port` as Connect writes listeners; port 0 asks the OS for a free port. */
-export const LISTENER = /^http:\/\/(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]*):(\d{1,5})\/?$/;
-
-/** At most one `http://host:port` listener: the REST API has one server, and no TLS. */
+/** At most one `http(s)://host:port` listener: the REST API has one server. */
 function listeners(): Validator<readonly string[] | null> {
   return {
     check: (entries) => {
       if (entries === null || entries.length === 0) return undefined;
       if (entries.length > 1) return 'has more than one listener; sharesink serves one';
       const entry = entries[0]!;
-      if (entry.startsWith('https:'))
-        return 'is https; sharesink serves http only (put a TLS proxy in front)';
-      const port = Number(LISTENER.exec(entry)?.[2] ?? NaN);
-      return port >= 0 && port <= 65535 ? undefined : `is not http://host:port: ${JSON.stringify(entry)}`;
+      return parseListener(entry) === undefined
+        ? `is not ${LISTENER_FORM}: ${JSON.stringify(entry)}`
+        : undefined;
     },
-    describe: () => 'one http://host:port, or empty for no REST server',
+    describe: () => 'one http://host:port or https://host:port, or empty for no REST server',
   };
 }
 
@@ -126,7 +124,7 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'low',
     group,
     documentation:
-      "Where the REST API (Connect's endpoints, `/metrics`, `/health`, the live view of the machines at `/machines`) listens, in Connect's form, e.g. `http://127.0.0.1:8083`. Default: empty, no server, so an embedding process opens no port it did not ask for. See docs/rest-api.md.",
+      "Where the REST API (Connect's endpoints, `/metrics`, `/health`, the live view of the machines at `/machines`) listens, in Connect's form, e.g. `http://127.0.0.1:8083`, or `https://host:port` with the `listeners.https.ssl.*` keys. An empty host (`http://:8083`) binds loopback only; write `0.0.0.0` for every interface. Default: empty, no server, so an embedding process opens no port it did not ask for. See docs/rest-api.md and docs/security.md.",
   })
   .define({
     name: 'bootstrap.timeout.ms',
@@ -158,3 +156,6 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     documentation:
       "The worker's log level (pino's names, and `notice` between info and warn: where a new share group starts, settings with no effect). Default: `notice` on a terminal, `info` otherwise. `sharesink standalone --log-level` wins over it. At `debug` and below the terminal's readable lines also show error stacks.",
   });
+
+// the REST API's TLS and authentication keys, declared beside their compiler (rest-security.ts)
+defineRestSecurity(WORKER_CONFIG_DEF);

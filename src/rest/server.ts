@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SharesinkError } from '../errors.js';
@@ -14,9 +15,12 @@ import { defaultLogger } from '../logger.js';
 import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
-import { LISTENER } from '../config/worker-def.js';
+import { LISTENER_FORM, parseListener as parseListenerText } from '../config/listener.js';
+import type { RestSecurity, RestTls } from '../config/rest-security.js';
+import { authenticate } from './auth.js';
 import { addConnectRoutes } from './connect-routes.js';
 import { badRequest, errorBody, RestError } from './errors.js';
+import { exposureWarnings } from './exposure.js';
 import { healthReport } from './health.js';
 import { MachineEvents } from './machine-events.js';
 import { machinesPage } from './machines-page.js';
@@ -28,10 +32,15 @@ import type { RestWorker } from './worker-view.js';
 
 export interface RestServerOptions {
   /**
-   * `http://host:port`, as the worker setting `listeners`; port 0 picks a free port. Default: the
-   * worker's `listeners`, else `http://127.0.0.1:8083` (Connect's port).
+   * `http://host:port` or `https://host:port`, as the worker setting `listeners`; port 0 picks a free
+   * port. Default: the worker's `listeners`, else `http://127.0.0.1:8083` (Connect's port).
    */
   readonly listener?: string;
+  /**
+   * TLS for an https listener and authentication. Default: what the worker file set
+   * (`listeners.https.ssl.*`, `rest.auth.*`); none when it set nothing.
+   */
+  readonly security?: RestSecurity;
   readonly logger?: Logger;
   /** Shown by `GET /` as `commit`. Default: the `SHARESINK_COMMIT` environment variable, else empty. */
   readonly commit?: string;
@@ -60,15 +69,31 @@ function packageVersion(): string {
   }
 }
 
-function parseListener(listener: string): { host: string; port: number } {
-  const m = LISTENER.exec(listener.trim());
-  const port = Number(m?.[2]);
-  if (m === null || !(port >= 0 && port <= 65535))
+function parseListener(listener: string, tls: RestTls | undefined) {
+  const parsed = parseListenerText(listener);
+  if (parsed === undefined)
     throw new SharesinkError(
       'SHARESINK_REST_LISTENER_INVALID',
-      `listeners: ${JSON.stringify(listener)} is not http://host:port (e.g. http://127.0.0.1:8083)`,
+      `listeners: ${JSON.stringify(listener)} is not ${LISTENER_FORM}`,
     );
-  return { host: (m[1] ?? '').replace(/^\[|\]$/g, '') || '0.0.0.0', port };
+  if (parsed.scheme === 'https' && tls === undefined)
+    throw new SharesinkError(
+      'SHARESINK_REST_LISTENER_INVALID',
+      `listeners: ${listener} is https, but no certificate was given; set listeners.https.ssl.keystore.location (or pass security.tls)`,
+    );
+  return parsed;
+}
+
+/** node:https options from the compiled `listeners.https.ssl.*` settings. */
+function httpsOptions(tls: RestTls) {
+  return {
+    ...(tls.pfx !== undefined ? { pfx: tls.pfx, passphrase: tls.pfxPassphrase?.value() } : {}),
+    ...(tls.cert !== undefined ? { cert: tls.cert } : {}),
+    ...(tls.key !== undefined ? { key: tls.key.value(), passphrase: tls.keyPassphrase?.value() } : {}),
+    ...(tls.ca !== undefined ? { ca: [...tls.ca] } : {}),
+    requestCert: tls.clientAuth !== 'none',
+    rejectUnauthorized: tls.clientAuth === 'required',
+  };
 }
 
 function readBody(req: IncomingMessage): Promise<unknown> {
@@ -170,7 +195,9 @@ export async function startRestServer(
 ): Promise<RestServer> {
   const log = (options.logger ?? defaultLogger()).child({ component: 'rest' });
   const listener = options.listener ?? worker.config.listeners?.[0] ?? 'http://127.0.0.1:8083';
-  const { host, port } = parseListener(listener);
+  const security = options.security ?? worker.config.rest;
+  const parsed = parseListener(listener, security?.tls);
+  const { host, port } = parsed;
   const events = new MachineEvents(worker);
   const processMetrics = new ProcessMetrics();
   let workerId = `${host}:${port}`;
@@ -183,11 +210,22 @@ export async function startRestServer(
     commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
   });
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     void (async () => {
       try {
+        // before routing: a request without valid credentials reaches no handler and changes nothing
+        const auth = authenticate(security?.auth, req, url.pathname);
+        if (!auth.ok) {
+          log.warn(
+            { method, path: url.pathname, remote: req.socket.remoteAddress, user: auth.user },
+            `REST request refused: ${auth.error.message}`,
+          );
+          res.setHeader('www-authenticate', auth.challenge);
+          send(res, { status: 401, json: errorBody(auth.error).body });
+          return;
+        }
         const { handler, params } = router.match(method, url.pathname);
         const request: RestRequest = {
           method,
@@ -207,7 +245,13 @@ export async function startRestServer(
         else res.end();
       }
     })();
-  });
+  };
+  const server: Server =
+    parsed.scheme === 'https' && security?.tls !== undefined
+      ? createHttpsServer(httpsOptions(security.tls), onRequest)
+      : createServer(onRequest);
+  // a client that fails the handshake (no or an untrusted certificate, plain http) never gets a request in
+  server.on('tlsClientError', (err: Error) => log.debug({ err: err.message }, 'REST TLS handshake failed'));
   // a scrape every few seconds should not hold sockets for minutes
   server.keepAliveTimeout = 5_000;
 
@@ -229,8 +273,9 @@ export async function startRestServer(
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   workerId = `${shownHost}:${address.port}`;
-  const url = `http://${workerId}`;
+  const url = `${parsed.scheme}://${workerId}`;
   log.info({ url }, 'REST server listening');
+  for (const warning of exposureWarnings(parsed, security)) log.warn(warning);
 
   const cluster =
     options.lookupClusterId === false

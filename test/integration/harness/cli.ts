@@ -28,16 +28,20 @@ export function startCli(args: readonly string[]): CliRun {
 /**
  * `sharesink standalone` with the REST API on a free port and one share-mode NoopSink connector
  * `name` on `topic` (config files written to `dir`); resolves once the log names the API's URL.
+ * `worker` lines come last, so they may replace the listener (`listeners=https://127.0.0.1:0`).
  */
 export async function startRestCli(
   dir: string,
   name: string,
   topic: string,
+  worker: readonly string[] = [],
 ): Promise<CliRun & { readonly url: string }> {
   const workerFile = path.join(dir, `worker-${name}.properties`);
   writeFileSync(
     workerFile,
-    [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
+    [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1', ...worker].join(
+      '\n',
+    ),
   );
   const connectorFile = path.join(dir, `${name}.properties`);
   writeFileSync(
@@ -55,7 +59,7 @@ export async function startRestCli(
     // not a terminal: JSON logs at info, one of which names the URL
     const url = await until(
       'the REST URL in the log',
-      () => /"url":"(http:[^"]+)"/.exec(run.stderr())?.[1],
+      () => /"url":"(https?:[^"]+)"/.exec(run.stderr())?.[1],
       (u) => u !== undefined,
     );
     return { ...run, url: url! };

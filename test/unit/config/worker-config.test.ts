@@ -20,6 +20,8 @@ describe('compileWorkerConfig', () => {
       poolAbortGraceMs: 1000,
       shutdownGraceMs: 5000,
       listeners: [],
+      // no TLS, no authentication, /health exempt (were authentication set)
+      rest: { auth: { exemptPaths: ['/health'] } },
       bootstrapTimeoutMs: 30_000,
       raw: { 'bootstrap.servers': 'a:9092, b:9093' },
       warnings: [],
