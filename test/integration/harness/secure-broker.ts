@@ -6,7 +6,7 @@
  * Setup (topics, ACLs, producing, reading back) goes through the broker's PLAINTEXT listener, whose
  * principal (User:ANONYMOUS) is a super user; the clients under test use the secured listeners.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   AclOperationTypes,
@@ -18,6 +18,7 @@ import {
   ResourcePatternTypes,
 } from 'kafkajs';
 import { portAnswers, REPO_ROOT, runKafkaScript } from './broker.js';
+import { startCli, type CliRun } from './cli.js';
 
 /** The base port: PLAINTEXT; the controller is + 1, SASL_SSL + 2, mTLS + 3 (as in scripts/kafka/lib.sh). */
 const PORT = Number(process.env.KAFKA_SECURE_PORT ?? 9392);
@@ -149,7 +150,83 @@ export async function committedOffsets(group: string, topic: string): Promise<Re
   }
 }
 
-/** A file's lines (none when it does not exist yet). */
-export function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+/** Worker lines for a SCRAM-SHA-512 user over SASL_SSL, trusting the test CA as PEM or as a PKCS12 truststore. */
+export function scramClient(
+  user: { username: string; password: string },
+  truststore: 'pem' | 'pkcs12' | 'rogue' = 'pem',
+): string[] {
+  return [
+    `bootstrap.servers=${SECURE.saslSsl}`,
+    'security.protocol=SASL_SSL',
+    'sasl.mechanism=SCRAM-SHA-512',
+    `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${user.username}" password="${user.password}";`,
+    ...truststoreLines(truststore),
+  ];
+}
+
+/** Worker lines for the mTLS listener: the client certificate as PKCS12, as PEM (key + chain, encrypted key), or the rogue CA's. */
+export function mtlsClient(identity: 'pkcs12' | 'pem' | 'rogue', pemFile?: string): string[] {
+  const keystore =
+    identity === 'pkcs12' || identity === 'rogue'
+      ? [
+          'ssl.keystore.type=PKCS12',
+          `ssl.keystore.location=${SECURE.file(identity === 'rogue' ? 'rogue-client.p12' : 'client.p12')}`,
+          `ssl.keystore.password=${SECURE.storePassword}`,
+        ]
+      : [
+          'ssl.keystore.type=PEM',
+          `ssl.keystore.location=${pemFile}`,
+          `ssl.key.password=${SECURE.storePassword}`,
+        ];
+  return [
+    `bootstrap.servers=${SECURE.mtls}`,
+    'security.protocol=SSL',
+    ...truststoreLines('pem'),
+    ...keystore,
+  ];
+}
+
+function truststoreLines(truststore: 'pem' | 'pkcs12' | 'rogue'): string[] {
+  if (truststore === 'pkcs12')
+    return [
+      'ssl.truststore.type=PKCS12',
+      `ssl.truststore.location=${SECURE.file('truststore.p12')}`,
+      `ssl.truststore.password=${SECURE.storePassword}`,
+    ];
+  return [
+    'ssl.truststore.type=PEM',
+    `ssl.truststore.location=${SECURE.file(truststore === 'rogue' ? 'rogue-ca.pem' : 'ca.pem')}`,
+  ];
+}
+
+/**
+ * `sharesink standalone` (the real CLI) with `client` worker lines and one FileStreamSink connector
+ * writing `topic`'s values, one per line, to `file`.
+ */
+export function startSecuredCli(o: {
+  dir: string;
+  name: string;
+  topic: string;
+  group: string;
+  mode: 'share' | 'classic';
+  file: string;
+  client: readonly string[];
+}): CliRun {
+  const worker = `${o.dir}/${o.name}-worker.properties`;
+  const connector = `${o.dir}/${o.name}.properties`;
+  writeFileSync(worker, [...o.client, 'pool.threads=1', 'bootstrap.timeout.ms=10000'].join('\n'));
+  writeFileSync(
+    connector,
+    [
+      `name=${o.name}`,
+      'connector.class=FileStreamSink',
+      `topics=${o.topic}`,
+      `file=${o.file}`,
+      'tasks.max=2',
+      `consumer.override.group.protocol=${o.mode}`,
+      `consumer.override.group.id=${o.group}`,
+      'value.converter=org.apache.kafka.connect.storage.StringConverter',
+    ].join('\n'),
+  );
+  return startCli(['standalone', worker, connector]);
 }
