@@ -22,7 +22,8 @@ import { startCli, type CliRun } from './cli.js';
 
 /** The base port: PLAINTEXT; the controller is + 1, SASL_SSL + 2, mTLS + 3 (as in scripts/kafka/lib.sh). */
 const PORT = Number(process.env.KAFKA_SECURE_PORT ?? 9392);
-const DIR = path.join(REPO_ROOT, '.kafka', 'secure');
+/** Where start.sh writes the certificates: `$KAFKA_HOME_DIR/secure` (scripts/kafka/lib.sh). */
+const DIR = path.join(process.env.KAFKA_HOME_DIR ?? path.join(REPO_ROOT, '.kafka'), 'secure');
 
 /** Fixtures written by start.sh (SCRAM users at format time) and secure-certs.sh (certificates). */
 export const SECURE = {
@@ -56,6 +57,13 @@ export async function secureBroker(): Promise<typeof SECURE> {
       throw new Error(
         `could not start the secured test broker (KAFKA_SECURE=1 scripts/kafka/start.sh exit ${result.code}); ` +
           `it needs Java 17+, Maven, openssl and keytool. Output:\n${result.output}`,
+      );
+    // start.sh leaves a broker it did not start alone: then its certificates are somewhere else
+    if (!existsSync(path.join(DIR, '.complete')))
+      throw new Error(
+        `a Kafka broker answers on ${SECURE.plaintext} but its certificates are not in ${DIR}: it was started ` +
+          'from another checkout or KAFKA_HOME_DIR. Stop it there (KAFKA_SECURE=1 npm run kafka:stop), set ' +
+          'KAFKA_HOME_DIR to that .kafka directory, or KAFKA_SECURE_PORT to a free base port.',
       );
   })();
   await ready;
