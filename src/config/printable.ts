@@ -15,3 +15,23 @@ export function printableConfig(config: {
   for (const key of Object.keys(out)) if (isSecretSecurityKey(key)) out[key] = HIDDEN;
   return out;
 }
+
+/**
+ * A task's config fit to print: connectors hand their tasks the values they were given, so a value the
+ * connector got from a config provider is shown as the connector's reference, and secrets as `[hidden]`.
+ */
+export function printableTaskConfig(
+  task: Readonly<Record<string, string>>,
+  connector: {
+    readonly raw: Readonly<Record<string, string>>;
+    readonly written?: Readonly<Record<string, string>> | undefined;
+  },
+): Record<string, string> {
+  const out: Record<string, string> = { ...task };
+  for (const [key, value] of Object.entries(out)) {
+    const written = connector.written?.[key];
+    if (isSecretSecurityKey(key)) out[key] = HIDDEN;
+    else if (written !== undefined && value === connector.raw[key]) out[key] = written;
+  }
+  return out;
+}

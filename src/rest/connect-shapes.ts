@@ -2,7 +2,7 @@
  * The JSON bodies of Connect's REST API, built from a connector's state. Field names and nesting are
  * Connect's (ConnectorInfo, ConnectorStateInfo, TaskInfo), so scripts written for Connect parse them.
  */
-import { printableConfig } from '../config/printable.js';
+import { printableConfig, printableTaskConfig } from '../config/printable.js';
 import type { RestConnector } from './worker-view.js';
 
 export interface TaskId {
@@ -82,6 +82,6 @@ export function taskStatus(c: RestConnector, id: number, workerId: string): Task
 export function taskInfos(c: RestConnector): Array<{ id: TaskId; config: Record<string, string> }> {
   return c.taskConfigs.map((config, task) => ({
     id: { connector: c.config.name, task },
-    config: { ...config },
+    config: printableTaskConfig(config, c.config),
   }));
 }
