@@ -17,7 +17,14 @@ export interface WorkerRunSpec {
   readonly topicRecords: number;
   readonly mode: 'share' | 'classic';
   readonly tasks: number;
-  readonly poolThreads: number;
+  /** `pool.threads`; undefined leaves the worker's default (the CPU count). */
+  readonly poolThreads?: number;
+  /**
+   * Write only what a user must (scenario 7): no `consumer.override.group.id` (Connect's `connect-<name>`),
+   * no start position (share: sharesink sets `earliest` on a new group itself; classic: the default is
+   * earliest), and the share start-position line is captured (`startPositionLine`).
+   */
+  readonly userSettingsOnly?: boolean;
   /** `connector.class` and its own settings (e.g. latency.ms, connection.url). */
   readonly connectorClass: string;
   readonly connectorProps: Readonly<Record<string, string>>;
@@ -71,6 +78,12 @@ export interface ChildResult {
   readonly stopMs: number | undefined;
   readonly ranDry: boolean;
   readonly counters: Readonly<Record<string, number>> | undefined;
+  /** Window runs: how much each counter moved inside the window (e.g. recordsPut / puts = put size there). */
+  readonly windowCounters?: Readonly<Record<string, number>> | undefined;
+  /** Window runs: busy cores of the whole machine over the window (/proc/stat; every process). */
+  readonly machineBusyCores?: number | undefined;
+  /** userSettingsOnly, share mode: the runtime's line on the group's start position (share.auto.offset.reset). */
+  readonly startPositionLine?: string | undefined;
   readonly notes: readonly string[];
 }
 

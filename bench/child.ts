@@ -5,7 +5,8 @@
  * Worker runs use the real runtime (compiled configs → Worker → task runners → PutPool → connector).
  * Classic mode falls back to a bare kafkajs consumer while the classic runner is not wired, and says so.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -41,6 +42,21 @@ function cpuUs(): number {
   return c.user + c.system;
 }
 
+/** Busy and total jiffies of the whole machine (/proc/stat), or undefined off Linux. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const total = f.slice(0, 8).reduce((t, v) => t + v, 0);
+    return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
 function sample(p: Progress, by: 'done' | 'put' = 'done'): Sample {
   return { at: performance.now(), done: by === 'done' ? p.done() : p.put(), cpuUs: cpuUs() };
 }
@@ -68,6 +84,8 @@ interface Measured {
   ranDry: boolean;
   rssAfterStartMb: number | undefined;
   peakRssMb: number;
+  windowCounters: Record<string, number> | undefined;
+  machineBusyCores: number | undefined;
 }
 
 /**
@@ -97,6 +115,10 @@ async function measure(
   let from: Sample;
   let to: Sample;
   let ackTailMs: number | undefined;
+  let countersFrom: Record<string, number> | undefined;
+  let countersTo: Record<string, number> | undefined;
+  let ticksFrom: ReturnType<typeof machineTicks>;
+  let ticksTo: ReturnType<typeof machineTicks>;
   if (m.kind === 'drain') {
     from = first;
     if (!(await waitFor(() => p.put() >= m.records, deadline, rss)))
@@ -107,8 +129,12 @@ async function measure(
   } else {
     await waitFor(() => false, first.at + m.warmupMs, rss);
     from = sample(p);
+    countersFrom = p.counters();
+    ticksFrom = machineTicks();
     await waitFor(() => false, from.at + m.windowMs, rss);
     to = sample(p);
+    countersTo = p.counters();
+    ticksTo = machineTicks();
   }
   if (profiler) await stopProfiler(profiler, spec.profileDir!);
   rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
@@ -127,6 +153,14 @@ async function measure(
     ranDry: m.kind === 'window' && to.done >= spec.topicRecords,
     rssAfterStartMb: rssAfterStart / MB,
     peakRssMb: Math.max(rss.peak, process.resourceUsage().maxRSS * 1024) / MB,
+    windowCounters:
+      countersFrom && countersTo
+        ? Object.fromEntries(Object.entries(countersTo).map(([k, v]) => [k, v - (countersFrom[k] ?? 0)]))
+        : undefined,
+    machineBusyCores:
+      ticksFrom && ticksTo && ticksTo.total > ticksFrom.total
+        ? ((ticksTo.busy - ticksFrom.busy) / (ticksTo.total - ticksFrom.total)) * os.cpus().length
+        : undefined,
   };
 }
 
@@ -151,7 +185,7 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
     'bootstrap.servers': spec.brokers,
     'key.converter': BYTES,
     'value.converter': BYTES,
-    'pool.threads': String(spec.poolThreads),
+    ...(spec.poolThreads === undefined ? {} : { 'pool.threads': String(spec.poolThreads) }),
     ...spec.workerProps,
   });
   const group = `${spec.label}-${Date.now().toString(36)}`.replace(/[^A-Za-z0-9._-]/g, '-');
@@ -162,15 +196,35 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
       topics: spec.topic,
       'tasks.max': String(spec.tasks),
       'consumer.override.group.protocol': spec.mode,
-      'consumer.override.group.id': group,
-      ...(spec.mode === 'share'
-        ? { 'share.group.share.auto.offset.reset': 'earliest' }
-        : { 'consumer.override.auto.offset.reset': 'earliest' }),
+      ...(spec.userSettingsOnly === true
+        ? {}
+        : {
+            'consumer.override.group.id': group,
+            ...(spec.mode === 'share'
+              ? { 'share.group.share.auto.offset.reset': 'earliest' }
+              : { 'consumer.override.auto.offset.reset': 'earliest' }),
+          }),
       ...spec.connectorProps,
     },
     worker,
   );
-  const logger = pino({ level: 'warn' }, pino.destination(2));
+  // userSettingsOnly: INFO, to see the start-position line (there are no per-batch INFO lines); the
+  // rest of the log goes to stderr from WARN up, as before
+  let startPositionLine: string | undefined;
+  const logger =
+    spec.userSettingsOnly === true
+      ? pino(
+          { level: 'info' },
+          {
+            write(line: string) {
+              const entry = JSON.parse(line) as { level?: number; msg?: string };
+              if (typeof entry.msg === 'string' && entry.msg.includes('share.auto.offset.reset'))
+                startPositionLine ??= entry.msg;
+              if ((entry.level ?? 0) >= 40) process.stderr.write(line);
+            },
+          },
+        )
+      : pino({ level: 'warn' }, pino.destination(2));
   const w = new Worker({ worker, connectors: [connector], logger });
   const t0 = performance.now();
   try {
@@ -185,15 +239,12 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
   const rssAfterStart = process.memoryUsage.rss();
   const current = () => w.summary().connectors[0]!.counters;
   const progress: Progress = {
-    done: () => current().accepted,
+    done: () => current().recordsAccepted,
+    // records whose put() ended (counted when it ends; retries count again, a drain has none). The
+    // earlier "puts ≥ batches" test no longer holds since one put may carry several fetched batches
     put: () => {
       const c = current();
-      // every batch acquired so far has been put: all acquired records are in the sink. Before that,
-      // the acquired records pro rata (a drain's batches differ little in size): returning 0 made a
-      // drain's steady window start only when puts caught up with fetches, which with batches always
-      // acquired ahead (ADR 0005) was often the end of the stream (a steady rate of 0 or of the tail)
-      if (c.puts >= c.batches) return c.recordsAcquired;
-      return c.batches > 0 ? Math.floor((c.recordsAcquired * c.puts) / c.batches) : 0;
+      return Math.min(c.recordsPut, c.recordsAcquired);
     },
     counters: () => ({ ...current() }) as unknown as Record<string, number>,
   };
@@ -210,15 +261,17 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
   const notes: string[] = [];
   if (w.taskFailures.length > 0)
     notes.push(`task failures: ${w.taskFailures.map((f) => f.error).join('; ')}`);
-  if ((counters.redelivered ?? 0) > 0) notes.push(`${counters.redelivered} records redelivered`);
+  if ((counters.recordsRedelivered ?? 0) > 0)
+    notes.push(`${counters.recordsRedelivered} records redelivered`);
   return {
     label: spec.label,
     via: 'worker',
     ...m,
     startMs,
-    avgRecordsPerPut: counters.puts ? (counters.recordsAcquired ?? 0) / counters.puts : undefined,
+    avgRecordsPerPut: counters.puts ? (counters.recordsPut ?? 0) / counters.puts : undefined,
     stopMs,
     counters,
+    startPositionLine,
     notes,
   };
 }

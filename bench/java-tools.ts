@@ -25,12 +25,16 @@ export interface ProduceResult {
   readonly wallMs: number;
 }
 
-/** ProducerPerformance; `throughput` -1 means as fast as possible. */
+/**
+ * ProducerPerformance; `throughput` -1 means as fast as possible. With `payloadFile` the values are
+ * that file's lines (picked at random by the tool) instead of `recordSize` random bytes.
+ */
 export async function producerPerformance(o: {
   brokers: string;
   topic: string;
   records: number;
   recordSize: number;
+  payloadFile?: string;
   throughput?: number;
   props?: Record<string, string>;
   timeoutMs?: number;
@@ -43,8 +47,9 @@ export async function producerPerformance(o: {
     o.topic,
     '--num-records',
     String(o.records),
-    '--record-size',
-    String(o.recordSize),
+    ...(o.payloadFile === undefined
+      ? ['--record-size', String(o.recordSize)]
+      : ['--payload-file', o.payloadFile]),
     '--throughput',
     String(o.throughput ?? -1),
   ];

@@ -1,5 +1,6 @@
 /** Renders a results object (bench/run.ts) as the Markdown table in bench/results/*.md. */
 import type { ChildResult } from './child-protocol.js';
+import { renderIo } from './io-scenario.js';
 import { formatProfile } from './profile.js';
 import type { BenchResults } from './run.js';
 
@@ -230,6 +231,8 @@ export function renderMarkdown(r: BenchResults): string {
         'shows when the broker itself was slow: then every consumer sees it.',
     );
   }
+
+  if (s.io) out.push(...renderIo(s.io));
 
   if (r.profile) {
     out.push('');

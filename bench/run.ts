@@ -3,7 +3,7 @@
  * reference tools against the same topics on the same broker, in one invocation. Writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}. See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6 (scenario numbers), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7 (scenario numbers; 7 runs with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  */
@@ -47,6 +47,7 @@ import {
 } from './java-tools.js';
 import { compileConnectPlugin, connectLatencyRun, type ConnectLatencyResult } from './connect-standalone.js';
 import { pgRow } from './pg-rows.js';
+import { ioRatios, runIoScenario, type IoResults } from './io-scenario.js';
 import { summarizeProfiles, type ProfileSummary } from './profile.js';
 import { renderMarkdown } from './report.js';
 
@@ -250,6 +251,8 @@ export interface BenchResults {
     postgres: PostgresResult | undefined;
     runtimeCost: Array<{ topic: string; mode: string; tasks: number; via: string } & Record<string, unknown>>;
     e2e: E2eResult[];
+    /** Scenario 7, I/O-bound sinks with default settings (bench/io-scenario.ts). */
+    io?: IoResults | undefined;
   };
   ratios: Record<string, number | null>;
   ratiosDetail: Record<string, Array<Record<string, unknown>>>;
@@ -325,7 +328,9 @@ async function main(): Promise<void> {
     allowPositionals: false,
   });
   const plan = scalePlan(opts.full ? FULL : SHORT, Number(opts.scale));
-  const only = new Set((opts.only ?? '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
+  const only = new Set(
+    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
+  );
   const wants = (n: number) => only.has(n);
   const started = new Date();
   const runId = Date.now().toString(36);
@@ -416,7 +421,7 @@ async function main(): Promise<void> {
   const broker = await ensureBroker(brokers);
   const createdTopics: string[] = [];
   let javaPeer: string | undefined;
-  if (wants(3) || wants(6)) {
+  if (wants(3) || wants(6) || wants(7)) {
     javaPeer = await step('compile the Java share-consumer peer', async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-bench-java-'));
       await compileJavaPeer(dir);
@@ -893,6 +898,14 @@ async function main(): Promise<void> {
           }
         }
       }
+    }
+
+    // -------------------------------------------------------------- scenario 7: I/O-bound sinks, defaults
+    if (wants(7)) {
+      const io = { brokers, pgUrl, full: opts.full, scale: Number(opts.scale), topicName, createdTopics };
+      results.scenarios.io = await step('I/O-bound sinks with default settings', () =>
+        runIoScenario({ ...io, measured, step, runChild: (spec) => runChild(spec), javaPeer, runId }),
+      );
     }
 
     // -------------------------------------------------------------- profile
@@ -1378,6 +1391,9 @@ function computeRatios(results: BenchResults, plan: Plan): void {
     classicVsConnectUnderLatency: classicVsConnect,
     shareVsConnectUnderLatency: shareVsConnect,
   };
+  const io = ioRatios(s.io);
+  Object.assign(results.ratios, io.ratios);
+  if (io.detail.length > 0) results.ratiosDetail.io = io.detail;
   const target = (value: number | null, goal: number) => ({
     value,
     target: goal,
@@ -1393,6 +1409,7 @@ function computeRatios(results: BenchResults, plan: Plan): void {
       results.ratios.shareScalingEfficiency8x ?? null,
       0.9,
     ),
+    ...io.targets,
   };
 }
 
