@@ -5,13 +5,17 @@
  * of the client until 80% of its lifetime has passed; kafkajs asks again when it re-authenticates a
  * connection (the broker's session lifetime), so long-lived connections move to fresh tokens.
  */
-import { SharesinkError } from '../../errors.js';
+import { KafkaConnectionError } from '../errors.js';
 import type { Secret } from './types.js';
 
-/** Getting a token failed: the endpoint could not be reached, refused the client, or answered no token. */
-export class OAuthTokenError extends SharesinkError {
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super('SHARESINK_KAFKA_OAUTH', message, options);
+/**
+ * Getting a token failed: the endpoint could not be reached, refused the client, or answered no token.
+ * A connection error (retried with backoff by the clients, as an identity provider's outage is
+ * transient), with its own code: the start-up check reports it at once.
+ */
+export class OAuthTokenError extends KafkaConnectionError {
+  constructor(endpoint: string, message: string, options: { cause?: unknown } = {}) {
+    super(`OAuth token endpoint ${endpoint}`, message, { ...options, code: 'SHARESINK_KAFKA_OAUTH' });
   }
 }
 
@@ -81,7 +85,8 @@ export class ClientCredentialsTokenProvider {
       });
     } catch (err) {
       throw new OAuthTokenError(
-        `cannot reach the OAuth token endpoint ${tokenEndpoint} (sasl.oauthbearer.token.endpoint.url): ${(err as Error).message}`,
+        tokenEndpoint,
+        `cannot be reached (sasl.oauthbearer.token.endpoint.url): ${reason(err)}`,
         { cause: err },
       );
     }
@@ -90,24 +95,31 @@ export class ClientCredentialsTokenProvider {
       // the error body of a token endpoint is an OAuth error object, never the secret
       const detail = errorDetail(text);
       throw new OAuthTokenError(
-        `the OAuth token endpoint ${tokenEndpoint} refused client ${JSON.stringify(clientId)}: HTTP ${res.status}${detail}; check clientId and clientSecret in sasl.jaas.config`,
+        tokenEndpoint,
+        `refused client ${JSON.stringify(clientId)}: HTTP ${res.status}${detail}; check clientId and clientSecret in sasl.jaas.config`,
       );
     }
     let json: { access_token?: unknown; expires_in?: unknown };
     try {
       json = JSON.parse(text) as typeof json;
     } catch {
-      throw new OAuthTokenError(
-        `the OAuth token endpoint ${tokenEndpoint} answered something other than JSON`,
-      );
+      throw new OAuthTokenError(tokenEndpoint, 'answered something other than JSON');
     }
     if (typeof json.access_token !== 'string' || json.access_token === '')
-      throw new OAuthTokenError(`the OAuth token endpoint ${tokenEndpoint} answered no access_token`);
+      throw new OAuthTokenError(tokenEndpoint, 'answered no access_token');
     const expiresIn = Number(json.expires_in);
     const lifetime = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : DEFAULT_LIFETIME_MS;
     this.#cached = { value: json.access_token, refreshAt: started + lifetime * REFRESH_FRACTION };
     return json.access_token;
   }
+}
+
+/** fetch() says only "fetch failed"; the socket error (ECONNREFUSED, ENOTFOUND) is its cause. */
+function reason(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return (err as Error).message;
 }
 
 function errorDetail(text: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientCredentialsTokenProvider, OAuthTokenError } from '../../../../src/kafka/security/oauth.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors.js';
 import { HiddenValue } from '../../../../src/kafka/security/types.js';
 
 function endpoint(answers: Array<{ status: number; body: unknown }>) {
@@ -51,8 +52,10 @@ describe('OAUTHBEARER client credentials tokens', () => {
     const err = await p.token().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OAuthTokenError);
     expect((err as OAuthTokenError).code).toBe('SHARESINK_KAFKA_OAUTH');
+    // a connection error: the clients retry it with backoff; the start-up check reports it at once
+    expect(err).toBeInstanceOf(KafkaConnectionError);
     expect((err as Error).message).toBe(
-      'the OAuth token endpoint https://idp.example.com/token refused client "svc:1": HTTP 401 (invalid_client: bad secret); check clientId and clientSecret in sasl.jaas.config',
+      'OAuth token endpoint https://idp.example.com/token: refused client "svc:1": HTTP 401 (invalid_client: bad secret); check clientId and clientSecret in sasl.jaas.config',
     );
     expect((err as Error).message).not.toContain('p@ss');
   });
@@ -62,5 +65,16 @@ describe('OAUTHBEARER client credentials tokens', () => {
     await expect(
       new ClientCredentialsTokenProvider(credentials, { fetch: idp.fetch }).token(),
     ).rejects.toThrow(/answered no access_token/);
+  });
+
+  it('an unreachable endpoint names the socket error, not fetch()’s "fetch failed"', async () => {
+    const fetch = async () => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+      });
+    };
+    await expect(new ClientCredentialsTokenProvider(credentials, { fetch }).token()).rejects.toThrow(
+      'OAuth token endpoint https://idp.example.com/token: cannot be reached (sasl.oauthbearer.token.endpoint.url): ECONNREFUSED',
+    );
   });
 });
