@@ -144,15 +144,26 @@ export async function grant(principal: string, what: { topic?: string; group?: s
   }
 }
 
-/** The classic group's committed offsets per partition (empty when it committed nothing). */
+/**
+ * The classic group's committed offsets per partition (empty when it committed nothing). Retried while
+ * the group coordinator loads: on a fresh broker the first group request finds it loading, and
+ * kafkajs's admin does not retry OffsetFetch for that.
+ */
 export async function committedOffsets(group: string, topic: string): Promise<Record<number, string>> {
   const admin = secureAdminClient().admin();
   await admin.connect();
   try {
-    const [res] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-    return Object.fromEntries(
-      (res?.partitions ?? []).filter((p) => p.offset !== '-1').map((p) => [p.partition, p.offset]),
-    );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [res] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+        return Object.fromEntries(
+          (res?.partitions ?? []).filter((p) => p.offset !== '-1').map((p) => [p.partition, p.offset]),
+        );
+      } catch (err) {
+        if (attempt >= 60 || !/coordinator/i.test((err as Error).message)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   } finally {
     await admin.disconnect();
   }
