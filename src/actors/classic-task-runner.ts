@@ -85,6 +85,7 @@ export class ClassicTaskRunner {
   private consumer: Consumer | undefined;
   private dlq: ClassicDeadLetterQueue | undefined;
   private heartbeatMs = 3000;
+  private maxPollRecords = 500;
   private seq = 0;
   private running = false;
   private paused = false;
@@ -128,6 +129,7 @@ export class ClassicTaskRunner {
     if (settings.ignored.length > 0)
       this.log.warn({ settings: settings.ignored }, 'consumer settings classic mode does not use');
     this.heartbeatMs = settings.config.heartbeatInterval ?? 3000;
+    this.maxPollRecords = settings.maxPollRecords;
     this.dlq = deadLetterQueueFor(kafka, o, this.log);
     await this.dlq?.start();
     const consumer = kafka.consumer(settings.config);
@@ -214,11 +216,32 @@ export class ClassicTaskRunner {
     }
   }
 
+  /**
+   * One kafkajs fetch of a partition, put in chunks of at most `max.poll.records` records, one after
+   * the other, as Connect's consumer poll hands them over: each chunk is a batch of its own, committed
+   * when it is done. A chunk that is not committed (released at a stop, the group moved on) ends the
+   * fetch: its records and the rest are fetched again from the last resolved offset.
+   */
   private async onBatch(payload: EachBatchPayload): Promise<void> {
-    if (!this.running || !payload.isRunning() || payload.isStale()) return;
     const records = classicRawRecords(payload.batch);
     const last = payload.batch.messages[payload.batch.messages.length - 1];
     if (last === undefined) return;
+    for (let from = 0; from < records.length; from += this.maxPollRecords) {
+      if (!this.running || !payload.isRunning() || payload.isStale()) return;
+      const chunk = records.slice(from, from + this.maxPollRecords);
+      const final = from + this.maxPollRecords >= records.length;
+      // the last chunk resolves the fetch's last offset, which covers trailing control records
+      const lastOffset = final ? last.offset : String(chunk[chunk.length - 1]!.offset);
+      const output = await this.putChunk(payload, chunk, lastOffset);
+      if (output === undefined || output.disposition.kind === 'release' || !output.acked) return;
+    }
+  }
+
+  private async putChunk(
+    payload: EachBatchPayload,
+    records: readonly RawRecord[],
+    lastOffset: string,
+  ): Promise<BatchOutput | undefined> {
     const id = `${this.o.connector}-${this.o.taskId}-${++this.seq}`;
     this.counters.onBatch(records.length, records);
     let batch!: ClassicBatch;
@@ -231,7 +254,7 @@ export class ClassicTaskRunner {
         id,
         payload,
         records,
-        lastOffset: last.offset,
+        lastOffset,
         actor: this.core.actorFor({ batchId: id, recordCount: records.length, acquiredAt: Date.now() }),
         heartbeat,
         settled: resolve,
@@ -243,8 +266,9 @@ export class ClassicTaskRunner {
     this.core.track(batch);
     batch.actor.start();
     this.core.dispatch([batch]);
-    await settled;
+    const output = await settled;
     if (batch.groupError !== undefined) throw batch.groupError;
+    return output;
   }
 
   private onGroupError(batch: ClassicBatch, err: unknown): void {

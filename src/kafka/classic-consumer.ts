@@ -47,6 +47,8 @@ export interface ClassicConsumerSettings {
   readonly fromBeginning: boolean;
   /** Keys the kafkajs consumer has no equivalent for; the caller logs them once. */
   readonly ignored: readonly string[];
+  /** `max.poll.records`: the most records one put carries (a kafkajs fetch is cut into puts of this size). */
+  readonly maxPollRecords: number;
 }
 
 const IGNORED_QUIETLY = new Set(['group.protocol', 'group.id', 'client.id', 'bootstrap.servers']);
@@ -86,10 +88,12 @@ export function classicConsumerSettings(
     'fetch.max.bytes',
     'fetch.min.bytes',
     'fetch.max.wait.ms',
+    'max.poll.records',
   ]);
   for (const key of Object.keys(props)) if (!known.has(key) && !IGNORED_QUIETLY.has(key)) ignored.push(key);
   return {
     fromBeginning: reset === 'earliest',
+    maxPollRecords: Math.max(1, int('max.poll.records', 500)),
     ignored,
     config: {
       groupId,

@@ -160,6 +160,25 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect(h.failures).toEqual([]);
   });
 
+  it('a fetch bigger than max.poll.records is put in puts of at most that many, as Connect polls', async () => {
+    const topic = await newTopic('cl-maxpoll');
+    const group = uniqueGroup('cl-maxpoll');
+    await produceChunks(topic, range(1, 200));
+    // the default fetch (1 MiB per partition) brings the whole backlog at once
+    const h = runner('cl-maxpoll', topic, group, { consumer: { 'max.poll.records': '30' } });
+    await h.runner.start();
+    await until(async () => readValues(h.sinkFile).length >= 200 && (await committedToEnd(group, topic)));
+    await close(h);
+    expect([...readValues(h.sinkFile)].sort((a, b) => a - b)).toEqual(range(1, 200));
+    const c = h.runner.counters.snapshot();
+    expect(c.recordsPut).toBe(200);
+    expect(c.puts).toBeGreaterThanOrEqual(Math.ceil(200 / 30));
+    // each put carried at most max.poll.records: fewer puts would need a bigger one
+    expect(c.recordsPut / c.puts).toBeLessThanOrEqual(30);
+    expect(c.commits).toBe(c.batches);
+    expect(h.failures).toEqual([]);
+  });
+
   it('retriable twice then ok: the same batches are retried in place, all written, all committed', async () => {
     const topic = await newTopic('cl-retry');
     const group = uniqueGroup('cl-retry');
