@@ -83,6 +83,22 @@ export {
 } from './kafka/cluster-errors.js';
 export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/cluster-errors.js';
 export { checkKafkaCluster } from './kafka/preflight.js';
+// Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by hand
+export {
+  parseKafkaSecurity,
+  overlaySecurityProps,
+  kafkajsSecurityOptions,
+  OAuthTokenError,
+} from './kafka/security/index.js';
+export type {
+  KafkaSecurity,
+  SecurityCheck,
+  KafkajsSecurityOptions,
+  SecurityProtocol,
+  SaslMechanism,
+} from './kafka/security/index.js';
+export type { ClientSecurities, ClientKind } from './config/client-security.js';
+export { printableConfig } from './config/printable.js';
 export type { PreflightOptions, PreflightTarget } from './kafka/preflight.js';
 
 // the connector contract

@@ -40,6 +40,11 @@ describe('public API (src/index.ts)', () => {
       'TransformChain',
       'TransformError',
       'TransformModuleError',
+      'parseKafkaSecurity',
+      'overlaySecurityProps',
+      'kafkajsSecurityOptions',
+      'OAuthTokenError',
+      'printableConfig',
     ]) {
       expect(api, name).toHaveProperty(name);
     }
