@@ -11,9 +11,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 require_java
 mkdir -p "$RUN_DIR"
-# two starts on one port at once (two test runs, CI and a developer) would format and launch twice
-exec 9>"$RUN_DIR/broker-$KAFKA_PORT.lock"
-flock -w 180 9 || die "another start.sh on port $KAFKA_PORT did not finish within 180 s"
+# two starts on one port at once (two test runs, CI and a developer) would format and launch twice;
+# flock is util-linux's, missing on macOS: there the lock is skipped. The broker must not inherit fd 9
+# (9>&- below), or it would hold the lock for its whole life
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$RUN_DIR/broker-$KAFKA_PORT.lock"
+  flock -w 180 9 || die "another start.sh on port $KAFKA_PORT did not finish within 180 s"
+fi
 clean_stale_pid
 
 pid="$(live_pid)"
@@ -90,7 +94,7 @@ done
 nohup java $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
   -Djava.awt.headless=true -Dkafka.logs.dir="$LOG_DIR" \
   -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2.properties" \
-  -cp "$(cat "$CLASSPATH_FILE")" kafka.Kafka "$CONFIG" >"$LOG_DIR/stdout.log" 2>&1 </dev/null &
+  -cp "$(cat "$CLASSPATH_FILE")" kafka.Kafka "$CONFIG" >"$LOG_DIR/stdout.log" 2>&1 </dev/null 9>&- &
 pid=$!
 echo "$pid" >"$PID_FILE"
 secure_json=""
