@@ -8,7 +8,7 @@
  * the ratios were each measured against a baseline of their own run.
  */
 import { readFileSync } from 'node:fs';
-import type { BenchResults } from './run.js';
+import type { BenchResults } from './results.js';
 
 function load(file: string): BenchResults {
   return JSON.parse(readFileSync(file, 'utf8')) as BenchResults;

@@ -1,8 +1,8 @@
-/** Renders a results object (bench/run.ts) as the Markdown table in bench/results/*.md. */
+/** Renders a results object (bench/results.ts) as the Markdown table in bench/results/*.md. */
 import type { ChildResult } from './child-protocol.js';
-import { renderIo } from './io-scenario.js';
+import { renderIo } from './scenarios/io.js';
 import { formatProfile } from './profile.js';
-import type { BenchResults } from './run.js';
+import type { BenchResults } from './results.js';
 
 const n = (v: number | null | undefined, digits = 0): string =>
   v === null || v === undefined || !Number.isFinite(v)

@@ -24,10 +24,10 @@ import http from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildResult, ChildSpec, WorkerRunSpec } from './child-protocol.js';
-import { createTopic, KAFKA_VERSION, ratio, ROOT, round, runJava, splitAddress } from './common.js';
-import { producerPerformance, shareLatencyBench, type JavaLatencyResult } from './java-tools.js';
-import { pgRow } from './pg-rows.js';
+import type { ChildResult, ChildSpec, WorkerRunSpec } from '../child-protocol.js';
+import { createTopic, KAFKA_VERSION, ratio, ROOT, round, runJava, splitAddress } from '../common.js';
+import { producerPerformance, shareLatencyBench, type JavaLatencyResult } from '../java-tools.js';
+import { pgRow } from '../pg-rows.js';
 
 const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
 const PARTITIONS = 2;
