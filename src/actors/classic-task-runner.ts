@@ -68,6 +68,8 @@ interface ClassicBatch extends CoreBatch {
   readonly records: readonly RawRecord[];
   /** Offset of the last delivered record; resolving it also resolves trailing control records. */
   readonly lastOffset: string;
+  /** The fetch's last chunk: its success commits every offset resolved so far (one commit per fetch). */
+  readonly commits: boolean;
   readonly heartbeat: NodeJS.Timeout;
   readonly settled: (output: BatchOutput | undefined) => void;
   /** The group moved on (rebalance, expired member); eachBatch rethrows it so kafkajs rejoins. */
@@ -218,8 +220,8 @@ export class ClassicTaskRunner {
 
   /**
    * One kafkajs fetch of a partition, put in chunks of at most `max.poll.records` records, one after
-   * the other, as Connect's consumer poll hands them over: each chunk is a batch of its own, committed
-   * when it is done. A chunk that is not committed (released at a stop, the group moved on) ends the
+   * the other, as Connect's consumer poll hands them over: each chunk is a batch of its own, resolved
+   * when it is done, and the fetch's offsets are committed once, after its last chunk. A chunk that is not committed (released at a stop, the group moved on) ends the
    * fetch: its records and the rest are fetched again from the last resolved offset.
    */
   private async onBatch(payload: EachBatchPayload): Promise<void> {
@@ -232,7 +234,7 @@ export class ClassicTaskRunner {
       const final = from + this.maxPollRecords >= records.length;
       // the last chunk resolves the fetch's last offset, which covers trailing control records
       const lastOffset = final ? last.offset : String(chunk[chunk.length - 1]!.offset);
-      const output = await this.putChunk(payload, chunk, lastOffset);
+      const output = await this.putChunk(payload, chunk, lastOffset, final);
       if (output === undefined || output.disposition.kind === 'release' || !output.acked) return;
     }
   }
@@ -241,6 +243,7 @@ export class ClassicTaskRunner {
     payload: EachBatchPayload,
     records: readonly RawRecord[],
     lastOffset: string,
+    commits: boolean,
   ): Promise<BatchOutput | undefined> {
     const id = `${this.o.connector}-${this.o.taskId}-${++this.seq}`;
     this.counters.onBatch(records.length, records);
@@ -255,6 +258,7 @@ export class ClassicTaskRunner {
         payload,
         records,
         lastOffset,
+        commits,
         actor: this.core.actorFor({ batchId: id, recordCount: records.length, acquiredAt: Date.now() }),
         heartbeat,
         settled: resolve,
@@ -396,6 +400,9 @@ export class ClassicTaskRunner {
   private async commit(work: ClassicBatch): Promise<void> {
     const { payload } = work;
     payload.resolveOffset(work.lastOffset);
+    // a chunk before the fetch's last is only resolved: a stop or rebalance before the last chunk
+    // leaves it to the next commit, or to a redelivery (at least once), as Connect's timed commits do
+    if (!work.commits) return;
     try {
       // every resolved offset belongs to a batch whose put succeeded, so all of them may go
       await payload.commitOffsetsIfNecessary(payload.uncommittedOffsets());

@@ -175,7 +175,9 @@ describe('ClassicTaskRunner against Kafka', () => {
     expect(c.puts).toBeGreaterThanOrEqual(Math.ceil(200 / 30));
     // each put carried at most max.poll.records: fewer puts would need a bigger one
     expect(c.recordsPut / c.puts).toBeLessThanOrEqual(30);
-    expect(c.commits).toBe(c.batches);
+    // one commit per fetch, not per chunk
+    expect(c.commits).toBeGreaterThan(0);
+    expect(c.commits).toBeLessThan(c.batches);
     expect(h.failures).toEqual([]);
   });
 
