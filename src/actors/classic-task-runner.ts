@@ -10,58 +10,25 @@
  * offset, so a batch that is not resolved is fetched again: that is how a released batch comes back.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { InspectionEvent } from 'xstate';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
-import {
-  classicConsumerSettings,
-  createClassicKafka,
-  isRejoinError,
-  type ClassicClientOptions,
-} from '../kafka/classic-consumer.js';
+import { classicConsumerSettings, createClassicKafka, isRejoinError } from '../kafka/classic-consumer.js';
 import { coordinatorWaitIn } from '../kafka/classic-log.js';
 import type { AckDisposition, BatchOutput } from '../machines/batch.js';
-import type { PoolTask, PutPool } from '../pool/put-pool.js';
+import type { PoolTask } from '../pool/put-pool.js';
 import type { Assignment } from '../pool/protocol.js';
 import { ClassicTaskCounters, classicRawRecords } from './classic-records.js';
 import { deadLetterQueueFor, type ClassicDeadLetterQueue } from './errors/dead-letter-reporter.js';
-import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
+import { logFailedRecords } from './errors/log-reporter.js';
 import { batchReason } from './errors/reasons.js';
 import { TaskFailedError } from './errors/task-failed.js';
-import { errorCodeOf, failureMessage, type ClassicErrorsOptions } from './errors/tolerance.js';
+import { errorCodeOf, failureMessage } from './errors/tolerance.js';
+import type { ClassicTaskRunnerOptions } from './classic-options.js';
 import { TaskRunnerCore, type CoreBatch, type RunnerMode } from './task-runner-core.js';
 
 export type { ClassicErrorsOptions } from './errors/tolerance.js';
-
-export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'logger'> {
-  readonly connector: string;
-  readonly taskId: number;
-  readonly topics?: readonly string[];
-  /** Matched against the topics that exist when the task starts (kafkajs does not re-evaluate it). */
-  readonly topicsRegex?: RegExp;
-  readonly groupId: string;
-  /** Java consumer settings (`consumer.*` / `consumer.override.*` without the prefix). */
-  readonly consumer?: Readonly<Record<string, string>>;
-  readonly pool: PutPool;
-  readonly poolTask: PoolTask;
-  readonly logger: Logger;
-  /**
-   * `errors.*`. `retryTimeoutMs` > 0 bounds how long one batch is retried after RetriableErrors; 0 and -1
-   * retry forever, as Connect's WorkerSinkTask does for put() whatever `errors.retry.timeout` says.
-   */
-  readonly errors?: ClassicErrorsOptions;
-  /** Partitions whose batches are put at the same time. Default 4. */
-  readonly maxInFlightBatches?: number;
-  /** How long stop() lets running puts finish before it aborts them (uncommitted). Default 5000. */
-  readonly shutdownGraceMs?: number;
-  /** `errors.log.enable` / `errors.log.include.messages`. */
-  readonly errorsLog?: ErrorLogOptions;
-  /** Called once when the task fails. */
-  readonly onFailure?: (error: Error) => void;
-  /** XState inspection hook for the batch actors (e.g. a TransitionCounter's `inspect`). */
-  readonly inspect?: ((event: InspectionEvent) => void) | undefined;
-}
+export type { ClassicTaskRunnerOptions } from './classic-options.js';
 
 interface ClassicBatch extends CoreBatch {
   readonly payload: EachBatchPayload;
