@@ -1,25 +1,12 @@
 import { ConfigError } from '../errors.js';
+import { HiddenValue } from '../hidden-value.js';
 import type { Validator } from './config-validators.js';
 
 export type ConfigType = 'string' | 'int' | 'long' | 'double' | 'boolean' | 'list' | 'password' | 'class';
 export type Importance = 'high' | 'medium' | 'low';
 
 /** A secret value: prints as `[hidden]` so it never lands in a log line or an error message. */
-export class Password {
-  readonly #value: string;
-  constructor(value: string) {
-    this.#value = value;
-  }
-  value(): string {
-    return this.#value;
-  }
-  toString(): string {
-    return '[hidden]';
-  }
-  toJSON(): string {
-    return '[hidden]';
-  }
-}
+export class Password extends HiddenValue {}
 
 export type ValueOf<T extends ConfigType> = T extends 'string' | 'class'
   ? string

@@ -11,21 +11,7 @@ export interface Secret {
 }
 
 /** A {@link Secret} made here (a key read from a file, a JAAS password). */
-export class HiddenValue implements Secret {
-  readonly #value: string;
-  constructor(value: string) {
-    this.#value = value;
-  }
-  value(): string {
-    return this.#value;
-  }
-  toString(): string {
-    return '[hidden]';
-  }
-  toJSON(): string {
-    return '[hidden]';
-  }
-}
+export { HiddenValue } from '../../hidden-value.js';
 
 export const SECURITY_PROTOCOLS = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'] as const;
 export type SecurityProtocol = (typeof SECURITY_PROTOCOLS)[number];
