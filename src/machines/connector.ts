@@ -72,6 +72,15 @@ const cameUp = [
   { guard: 'startPaused', target: '#connector.up.paused' },
   { target: '#connector.up' },
 ] as const;
+/** `starting` and `restarting` answer alike: the instance is (re)starting while tasks may exist. */
+const whileStarting = {
+  STARTED: cameUp,
+  START_FAILED: { target: 'failed', actions: 'keepError' },
+  PAUSE: pauseTasks,
+  RESUME: resumeTasks,
+  STOP: 'stopping',
+  HALT: 'halting',
+} as const;
 
 export const connectorMachine = setup({
   types: {
@@ -112,14 +121,7 @@ export const connectorMachine = setup({
     },
     starting: {
       entry: { type: 'startConnector', params: named },
-      on: {
-        STARTED: cameUp,
-        START_FAILED: { target: 'failed', actions: 'keepError' },
-        PAUSE: pauseTasks,
-        RESUME: resumeTasks,
-        STOP: 'stopping',
-        HALT: 'halting',
-      },
+      on: whileStarting,
     },
     // Tasks run while the connector is up (and while its instance restarts).
     up: {
@@ -145,14 +147,7 @@ export const connectorMachine = setup({
     // Connect's RESTARTING: the instance stops and starts again; a second RESTART joins this one.
     restarting: {
       entry: { type: 'restartConnector', params: named },
-      on: {
-        STARTED: cameUp,
-        START_FAILED: { target: 'failed', actions: 'keepError' },
-        PAUSE: pauseTasks,
-        RESUME: resumeTasks,
-        STOP: 'stopping',
-        HALT: 'halting',
-      },
+      on: whileStarting,
     },
     failed: {
       entry: {
