@@ -10,7 +10,12 @@ import { Writer } from './writer.js';
 export const ApiKey = {
   Metadata: 3,
   FindCoordinator: 10,
+  JoinGroup: 11,
+  Heartbeat: 12,
+  LeaveGroup: 13,
+  SyncGroup: 14,
   ApiVersions: 18,
+  CreateTopics: 19,
   DescribeConfigs: 32,
   IncrementalAlterConfigs: 44,
   ShareGroupHeartbeat: 76,

@@ -30,3 +30,8 @@ export * from './messages/share-fetch.js';
 export * from './messages/share-acknowledge.js';
 export * from './messages/incremental-alter-configs.js';
 export * from './messages/describe-configs.js';
+export * from './messages/join-group.js';
+export * from './messages/sync-group.js';
+export * from './messages/heartbeat.js';
+export * from './messages/leave-group.js';
+export * from './messages/create-topics.js';
