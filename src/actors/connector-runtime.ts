@@ -29,6 +29,14 @@ export type {
   TaskStatus,
 } from './connector/types.js';
 
+export interface ConnectorRuntimeOptions {
+  /**
+   * Distributed mode: the task ids this worker runs (the others run on other workers). Default: every
+   * task `taskConfigs(tasks.max)` returns, as standalone runs them.
+   */
+  readonly taskIds?: readonly number[];
+}
+
 export class ConnectorRuntime {
   readonly config: ConnectorConfig;
   private readonly worker: WorkerConfig;
@@ -47,6 +55,7 @@ export class ConnectorRuntime {
   private stopping: Promise<void> | undefined;
   /** The worker's `start()` is sending START: the job it starts is not an operator's. */
   private workerStarting = false;
+  private readonly taskIds: readonly number[] | undefined;
 
   constructor(
     config: ConnectorConfig,
@@ -54,8 +63,10 @@ export class ConnectorRuntime {
     logger: Logger,
     onTaskFailed: (name: string, taskId: number, error: string) => void = () => undefined,
     inspect?: (event: InspectionEvent) => void,
+    options: ConnectorRuntimeOptions = {},
   ) {
     this.inspect = inspect;
+    this.taskIds = options.taskIds;
     this.config = config;
     this.worker = worker;
     this.log = logger.child({ connector: config.name });
@@ -253,7 +264,7 @@ export class ConnectorRuntime {
         supervisor: instance.supervisor,
         inspect: this.inspect,
       });
-      await this.slots.start(factory, instance.pool, instance.taskConfigs);
+      await this.slots.start(factory, instance.pool, instance.taskConfigs, this.taskIds);
     } catch (err) {
       this.actor.send({ type: 'START_FAILED', error: (err as Error).message });
       throw err;

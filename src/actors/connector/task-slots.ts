@@ -62,16 +62,21 @@ export class TaskSlots {
 
   /**
    * Makes one task per config and starts them all; resolves once none is starting any more. Throws when
-   * every task failed to start (a connector with no working task did not start).
+   * every task failed to start (a connector with no working task did not start). `only` (distributed
+   * mode) keeps the tasks whose ids it lists: the others run on other workers.
    */
   async start(
     factory: TaskFactory,
     pool: PutPool,
     configs: ReadonlyArray<Record<string, string>>,
+    only?: readonly number[],
   ): Promise<void> {
     this.factory = factory;
     this.pool = pool;
-    this.slots = configs.map((props, id) => this.make(id, props));
+    this.slots = configs
+      .map((props, id) => ({ props, id }))
+      .filter(({ id }) => only === undefined || only.includes(id))
+      .map(({ props, id }) => this.make(id, props));
     for (const t of this.slots) t.actor.start();
     for (const t of this.slots) t.actor.send({ type: 'ASSIGN' });
     await Promise.all(this.slots.map((t) => leftStarting(t.actor)));
@@ -116,7 +121,7 @@ export class TaskSlots {
   }
 
   has(id: number): boolean {
-    return this.slots[id] !== undefined;
+    return this.slots.some((t) => t.id === id);
   }
 
   /**
@@ -134,7 +139,7 @@ export class TaskSlots {
   }
 
   private async replace(id: number, mayReplace: () => boolean): Promise<void> {
-    const old = this.slots[id]!;
+    const old = this.slots.find((t) => t.id === id)!;
     old.restarting = true;
     this.o.logger.info({ task: id }, 'restarting task');
     try {
@@ -146,7 +151,7 @@ export class TaskSlots {
       this.retire(old);
       const fresh = this.make(id, old.props);
       fresh.restarting = true;
-      this.slots[id] = fresh;
+      this.slots[this.slots.indexOf(old)] = fresh;
       fresh.actor.start();
       fresh.actor.send({ type: 'ASSIGN' });
       void leftStarting(fresh.actor).then(() => (fresh.restarting = false));

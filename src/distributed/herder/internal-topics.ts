@@ -1,0 +1,105 @@
+/**
+ * The internal topics a distributed worker needs: created when missing (compacted; the config topic
+ * with exactly one partition, so its records have one order), refused when an existing one would break
+ * the cluster (not compacted: old configs would be deleted by retention; several config partitions: no
+ * total order of writes).
+ */
+import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { DistributedConfig } from '../../config/distributed-def.js';
+import { SharesinkError } from '../../errors.js';
+
+export class InternalTopicError extends SharesinkError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(
+      'SHARESINK_DISTRIBUTED_TOPIC_UNSUITABLE',
+      `An internal topic of the worker cluster cannot be used:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.problems = problems;
+  }
+}
+
+interface Wanted {
+  readonly key: string;
+  readonly topic: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+  /** The config topic: exactly one partition. */
+  readonly single: boolean;
+}
+
+export function wantedTopics(d: DistributedConfig): Wanted[] {
+  return [
+    {
+      key: 'config.storage.topic',
+      topic: d.configTopic,
+      partitions: 1,
+      replicationFactor: d.configReplicationFactor,
+      single: true,
+    },
+    {
+      key: 'status.storage.topic',
+      topic: d.statusTopic,
+      partitions: d.statusPartitions,
+      replicationFactor: d.statusReplicationFactor,
+      single: false,
+    },
+  ];
+}
+
+/** Creates what is missing and checks what exists; throws InternalTopicError listing every problem. */
+export async function ensureInternalTopics(admin: Admin, d: DistributedConfig, log: Logger): Promise<void> {
+  const wanted = wantedTopics(d);
+  const existing = new Set(await admin.listTopics());
+  const missing = wanted.filter((w) => !existing.has(w.topic));
+  if (missing.length > 0) {
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((w) => ({
+          topic: w.topic,
+          numPartitions: w.partitions,
+          replicationFactor: w.replicationFactor,
+          configEntries: [{ name: 'cleanup.policy', value: 'compact' }],
+        })),
+      });
+    } catch (err) {
+      // another worker created it at the same moment: checked below like any existing topic
+      if (!/already exists/i.test((err as Error).message)) {
+        throw new InternalTopicError(
+          missing.map(
+            (w) =>
+              `${w.key}: topic ${w.topic} could not be created (${(err as Error).message}); check ${w.key.replace('topic', 'replication.factor')} against the number of brokers (-1 takes the broker default), or create it yourself: compacted${w.single ? ', one partition' : ''}`,
+          ),
+        );
+      }
+    }
+    for (const w of missing) log.info({ topic: w.topic, partitions: w.partitions }, `created ${w.key}`);
+  }
+  const metadata = await admin.fetchTopicMetadata({ topics: wanted.map((w) => w.topic) });
+  const configs = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: wanted.map((w) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name: w.topic,
+      configNames: ['cleanup.policy'],
+    })),
+  });
+  const problems: string[] = [];
+  for (const w of wanted) {
+    const partitions = metadata.topics.find((t) => t.name === w.topic)?.partitions.length ?? 0;
+    if (w.single && partitions !== 1)
+      problems.push(
+        `${w.key}: topic ${w.topic} has ${partitions} partitions; the config topic needs exactly one (the order of config changes). Use another topic name, or recreate it with one partition`,
+      );
+    const policy = configs.resources
+      .find((r) => r.resourceName === w.topic)
+      ?.configEntries.find((e) => e.configName === 'cleanup.policy')?.configValue;
+    if (policy === undefined || !policy.split(',').includes('compact'))
+      problems.push(
+        `${w.key}: topic ${w.topic} has cleanup.policy=${policy ?? '(unknown)'}; it needs cleanup.policy=compact (retention would delete configs and states). Run kafka-configs --alter --entity-type topics --entity-name ${w.topic} --add-config cleanup.policy=compact, or use another topic`,
+      );
+  }
+  if (problems.length > 0) throw new InternalTopicError(problems);
+}
