@@ -192,6 +192,45 @@ Prefixed worker settings:
   the converter named by the same file, e.g. \`value.converter.schemas.enable=false\`.
 - \`producer.*\` and \`admin.*\` are accepted without a warning, for settings shared with Connect.
 
+### What connector files may override: \`connector.client.config.override.policy\`
+
+Connect's policy (KIP-458, KIP-1188) over the keys with which a connector file changes its own Kafka
+clients, \`consumer.override.*\`, \`producer.override.*\`, \`admin.override.*\`, and, in sharesink,
+over \`share.group.*\` too: those set configs on the share group on the broker, the same kind of reach
+beyond the connector's own process. Names are compared without their prefix, as Connect's policies
+see them (\`consumer.override.group.protocol\` is \`group.protocol\`,
+\`share.group.share.record.lock.duration.ms\` is \`share.record.lock.duration.ms\`).
+
+| Policy | A connector file may set |
+|---|---|
+| \`All\` (default) | any of them |
+| \`None\` | none of them |
+| \`Principal\` | \`sasl.jaas.config\`, \`sasl.mechanism\`, \`security.protocol\` only (its own identity) |
+| \`Allowlist\` | the names in \`connector.client.config.override.allowlist\`; an empty list allows none |
+
+A connector that sets a refused key does not start: \`sharesink standalone\` and \`sharesink validate\`
+list every refused key, each naming the policy and the ways out, and
+\`PUT /connector-plugins/{plugin}/config/validate\` files each under its key:
+
+\`\`\`text
+  - orders.properties: consumer.override.group.protocol: the worker's connector.client.config.override.policy=None does not allow connectors to override the consumer setting group.protocol; remove consumer.override.group.protocol from the connector file; or set consumer.group.protocol in the worker file (the default for every connector); or allow it in the worker file: connector.client.config.override.policy=Allowlist with connector.client.config.override.allowlist=group.protocol, or connector.client.config.override.policy=All
+\`\`\`
+
+**Why the default is \`All\`.** It is Connect's default since 3.0 (KIP-722) and through 4.x, so Connect
+files run unchanged; and \`consumer.override.group.protocol=share\` is the one line that moves a
+connector to a share group, which any other default would refuse. Kafka 5.0 makes \`Allowlist\` with an
+empty list Connect's default (KIP-1188); sharesink will not follow silently, because that would stop
+every share-mode connector written the documented way. A worker whose connector files come from people
+who should not choose the cluster's settings should set, for example:
+
+\`\`\`properties
+connector.client.config.override.policy=Allowlist
+connector.client.config.override.allowlist=group.protocol,group.id,max.poll.records,share.record.lock.duration.ms
+\`\`\`
+
+The worker's own \`consumer.*\`/\`producer.*\`/\`admin.*\` settings are never limited: the policy guards
+the worker's defaults against connector files, not the operator. See [security.md](security.md).
+
 ### Kafka Connect worker settings with no effect
 
 Kafka's own \`connect-standalone.properties\` runs unchanged. These Connect worker settings are accepted

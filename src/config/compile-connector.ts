@@ -6,6 +6,7 @@ import { connectorClientSecurity } from './client-security.js';
 import { ConfigProviders } from './config-providers.js';
 import { CONNECTOR_CONFIG_DEF } from './connector-def.js';
 import { didYouMean } from './did-you-mean.js';
+import { overridePolicyProblems } from './override-policy.js';
 import { parseValues } from './parse-values.js';
 import { applyShareMode, classicModeWarnings, type ConsumerSetting } from './share-mode.js';
 import { SHARE_GROUP_PREFIX } from './share-def.js';
@@ -52,6 +53,8 @@ export function validateConnectorConfig(
   problems.unshift(...resolved.problems);
   const security = connectorClientSecurity(worker, props);
   problems.push(...security.problems);
+  // the worker's connector.client.config.override.policy: every refused key is its own problem
+  problems.push(...overridePolicyProblems(worker.overridePolicy, props));
   const warnings: string[] = [...security.warnings];
 
   const topics = values['topics'];

@@ -7,6 +7,7 @@ import { CONFIG_PROVIDERS_KEY, ConfigProviders } from './config-providers.js';
 import { CONNECT_WORKER_KEYS, isUnusedConnectSetting, unusedConnectSettings } from './connect-worker-keys.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseValues } from './parse-values.js';
+import { compileOverridePolicy } from './override-policy.js';
 import { compileRestSecurity } from './rest-security.js';
 import type { UnusedSetting } from './connect-worker-keys.js';
 import type { WorkerConfig } from './types.js';
@@ -74,6 +75,8 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
   // TLS material and credentials files are read now, so a bad one is a problem named by its key
   const rest = compileRestSecurity((key) => (values as Record<string, unknown>)[key], props);
   problems.push(...rest.problems);
+  const override = compileOverridePolicy((key) => (values as Record<string, unknown>)[key]);
+  warnings.push(...override.warnings);
   const protocol = values['consumer.group.protocol'].toLowerCase();
   if (protocol === 'consumer')
     warnings.push(
@@ -104,6 +107,7 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     raw: { ...props },
     security: security.security,
     configProviders: providers.providers,
+    overridePolicy: override.policy,
     warnings,
     unused,
   };

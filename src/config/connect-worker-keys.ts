@@ -89,10 +89,6 @@ const RULES: readonly Rule[] = [
     reason: 'source connectors only; sharesink runs sink connectors',
   },
   {
-    keys: ['connector.client.config.override.policy'],
-    reason: "every connector's consumer.override.* settings apply, as with Connect's default policy All",
-  },
-  {
     keys: [
       'metric.reporters',
       'metrics.num.samples',

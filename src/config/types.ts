@@ -8,6 +8,7 @@ import type { TransformsConfig } from '../connect/transforms/spec.js';
 import type { UnusedSetting } from './connect-worker-keys.js';
 import type { ClientSecurities } from './client-security.js';
 import type { ConfigProviders } from './config-providers.js';
+import type { OverridePolicy } from './override-policy.js';
 import type { RestSecurity } from './rest-security.js';
 
 export type GroupProtocol = 'share' | 'classic';
@@ -56,6 +57,12 @@ export interface WorkerConfig {
    * Optional so that hand-built WorkerConfigs in tests need not list it: undefined is PLAINTEXT.
    */
   readonly security?: ClientSecurities | undefined;
+  /**
+   * `connector.client.config.override.policy` and its allowlist: which `*.override.*` and `share.group.*`
+   * keys connector files may set. Optional so that hand-built WorkerConfigs in tests need not list it:
+   * absent means `All`, Connect's default.
+   */
+  readonly overridePolicy?: OverridePolicy | undefined;
   /** `config.providers`: what resolves `${file:…}` / `${env:…}` in this worker's connector files. */
   readonly configProviders?: ConfigProviders | undefined;
   /**

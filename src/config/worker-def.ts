@@ -3,6 +3,7 @@ import { atLeast, between, nonEmptyString, oneOf, type Validator } from '../conn
 import { DEFAULT_CONVERTERS } from '../connect/converters/registry.js';
 import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from './converter-names.js';
 import { LISTENER_FORM, parseListener } from './listener.js';
+import { defineOverridePolicy } from './override-policy.js';
 import { defineRestSecurity } from './rest-security.js';
 import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from './validators.js';
 
@@ -159,3 +160,5 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
 
 // the REST API's TLS and authentication keys, declared beside their compiler (rest-security.ts)
 defineRestSecurity(WORKER_CONFIG_DEF);
+// what connector files may override, declared beside its check (override-policy.ts)
+defineOverridePolicy(WORKER_CONFIG_DEF);

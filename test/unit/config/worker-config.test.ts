@@ -29,6 +29,8 @@ describe('compileWorkerConfig', () => {
       // PLAINTEXT for every client, and config.providers=none
       security: { consumer: PLAINTEXT_CLIENT, producer: PLAINTEXT_CLIENT, admin: PLAINTEXT_CLIENT },
       configProviders: expect.any(ConfigProviders),
+      // connector.client.config.override.policy: Connect's default
+      overridePolicy: { name: 'All', allowlist: [] },
     });
   });
 
