@@ -25,6 +25,7 @@ import { healthReport } from './health.js';
 import { MachineEvents } from './machine-events.js';
 import { machinesPage } from './machines-page.js';
 import { collectMetrics } from './metrics.js';
+import { addOffsetsRoutes } from './offsets-routes.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { CONTENT_TYPE, formatPrometheus } from './prometheus.js';
 import { Router, type RestRequest, type RestResponse } from './router.js';
@@ -145,6 +146,8 @@ export function buildRouter(
     workerId: () => string;
     clusterId: () => string | undefined;
     commit: string;
+    /** For the offsets endpoints' log lines. Default: the default logger. */
+    logger?: Logger;
   },
 ): Router {
   const router = new Router();
@@ -154,6 +157,7 @@ export function buildRouter(
     workerId: deps.workerId,
     kafkaClusterId: deps.clusterId,
   });
+  addOffsetsRoutes(router, worker, deps.logger ?? defaultLogger());
   // laid out on the first request, not at start-up: the layout library is large and most workers never serve the page
   let page: Promise<string> | undefined;
   const machinesHtml = () => {
@@ -208,6 +212,7 @@ export async function startRestServer(
     workerId: () => workerId,
     clusterId: () => clusterId,
     commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
+    logger: log,
   });
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {

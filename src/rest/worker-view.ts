@@ -13,7 +13,9 @@ export interface ActorLike {
 
 export interface RestConnector {
   readonly config: Pick<ConnectorConfig, 'name' | 'connectorClass' | 'topics' | 'groupProtocol' | 'raw'> &
-    Partial<Pick<ConnectorConfig, 'written'>>;
+    Partial<Pick<ConnectorConfig, 'written'>> &
+    /** The offsets endpoints read these; a connector without them uses `connect-<name>` and PLAINTEXT. */
+    Partial<Pick<ConnectorConfig, 'groupId' | 'security'>>;
   readonly state: ConnectState;
   readonly error: string | undefined;
   readonly taskConfigs: ReadonlyArray<Readonly<Record<string, string>>>;

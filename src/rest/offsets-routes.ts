@@ -1,0 +1,69 @@
+/**
+ * Connect's offsets endpoints (KIP-875) for a sink connector, in either mode:
+ * `GET /connectors/{name}/offsets` in any state; `PATCH` (alter) and `DELETE` (reset) only while the
+ * connector is STOPPED, with Connect's refusal otherwise. Share mode reads the start offset and lag of
+ * each partition (DescribeShareGroupOffsets); classic mode the committed offsets.
+ */
+import type { Logger } from 'pino';
+import { SharesinkError } from '../errors.js';
+import { ConnectorOffsetsService } from '../offsets/connector-offsets.js';
+import { GroupNotEmptyError, OffsetsRequestError } from '../offsets/errors.js';
+import { badRequest, notFound, RestError } from './errors.js';
+import type { RestRequest, Router } from './router.js';
+import type { RestConnector, RestWorker } from './worker-view.js';
+
+function connectorOf(worker: RestWorker, req: RestRequest): RestConnector {
+  const name = req.params['name']!;
+  const c = worker.connector(name);
+  if (c === undefined) throw notFound(`Connector ${name} not found`);
+  return c;
+}
+
+/** Connect's check (StandaloneHerder.modifyConnectorOffsetsChecks), word for word. */
+function requireStopped(c: RestConnector): void {
+  if (c.state !== 'STOPPED')
+    throw badRequest(
+      `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${c.config.name}/stop' endpoint`,
+    );
+}
+
+function offsetsConfig(c: RestConnector) {
+  return {
+    name: c.config.name,
+    groupProtocol: c.config.groupProtocol,
+    groupId: c.config.groupId ?? `connect-${c.config.name}`,
+    security: c.config.security,
+  };
+}
+
+/** The offsets module's refusals keep their code and get their HTTP status; broker errors stay 500. */
+async function answering<T>(job: () => Promise<T>): Promise<T> {
+  try {
+    return await job();
+  } catch (err) {
+    if (err instanceof OffsetsRequestError || err instanceof GroupNotEmptyError)
+      throw new RestError(err.code, err.status, err.message);
+    if (err instanceof SharesinkError) throw new RestError(err.code, 500, err.message);
+    throw err;
+  }
+}
+
+export function addOffsetsRoutes(router: Router, worker: RestWorker, logger: Logger): void {
+  const service = new ConnectorOffsetsService(worker.config, logger.child({ component: 'offsets' }));
+  router
+    .add('GET', '/connectors/:name/offsets', async (req) => {
+      const c = connectorOf(worker, req);
+      return { status: 200, json: await answering(() => service.read(offsetsConfig(c))) };
+    })
+    .add('PATCH', '/connectors/:name/offsets', async (req) => {
+      const c = connectorOf(worker, req);
+      requireStopped(c);
+      const body = await req.json();
+      return { status: 200, json: await answering(() => service.alter(offsetsConfig(c), body)) };
+    })
+    .add('DELETE', '/connectors/:name/offsets', async (req) => {
+      const c = connectorOf(worker, req);
+      requireStopped(c);
+      return { status: 200, json: await answering(() => service.reset(offsetsConfig(c))) };
+    });
+}
