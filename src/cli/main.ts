@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { checkConnectorCode, connectorKeyWarningsOf } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
+import { logLevelsFor } from '../observability/log-levels.js';
 import { ConfigError, isSharesinkError } from '../errors.js';
 import { LOG_LEVELS } from '../config/worker-def.js';
 import { batchMachine } from '../machines/batch.js';
@@ -53,6 +54,8 @@ async function standalone(
     stderr: process.stderr,
     statusLine,
   });
+  // before any child logger is made: PUT /admin/loggers/<name> then reaches every one of them
+  logLevelsFor(logger);
   // before any task starts: an unreachable cluster, a missing topic, share groups turned off or a refused
   // topic or group is said once, here, rather than by every task's client, and exits with code 1
   await checkClusterFor(worker, connectors, {

@@ -12,6 +12,7 @@ import { SharesinkError } from '../errors.js';
 import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { defaultLogger } from '../logger.js';
+import { logLevelsFor } from '../observability/log-levels.js';
 import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
@@ -19,6 +20,7 @@ import { LISTENER_FORM, parseListener as parseListenerText } from '../config/lis
 import type { RestSecurity, RestTls } from '../config/rest-security.js';
 import { authenticate } from './auth.js';
 import { addConnectRoutes } from './connect-routes.js';
+import { addLoggersRoutes } from './loggers-routes.js';
 import { badRequest, errorBody, RestError } from './errors.js';
 import { exposureWarnings } from './exposure.js';
 import { healthReport } from './health.js';
@@ -197,7 +199,10 @@ export async function startRestServer(
   worker: RestWorker,
   options: RestServerOptions = {},
 ): Promise<RestServer> {
-  const log = (options.logger ?? defaultLogger()).child({ component: 'rest' });
+  const rootLogger = options.logger ?? defaultLogger();
+  // before the first child below, so that `rest` is one of the names /admin/loggers changes
+  const logLevels = logLevelsFor(rootLogger);
+  const log = rootLogger.child({ component: 'rest' });
   const listener = options.listener ?? worker.config.listeners?.[0] ?? 'http://127.0.0.1:8083';
   const security = options.security ?? worker.config.rest;
   const parsed = parseListener(listener, security?.tls);
@@ -214,6 +219,8 @@ export async function startRestServer(
     commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
     logger: log,
   });
+
+  addLoggersRoutes(router, logLevels, log, worker.config.raw);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
