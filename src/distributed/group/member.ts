@@ -1,0 +1,467 @@
+/**
+ * A sharesink worker's membership of its worker group (`group.id`), on Kafka's classic group protocol with
+ * sharesink's own protocol type: JoinGroup → (the leader runs the assignor) → SyncGroup → heartbeats, and
+ * around again whenever the coordinator, the herder or an assignment asks for a new round.
+ *
+ * Incremental cooperative (KIP-415): a member keeps running what it has through a round; it stops only what
+ * the assignment revokes, then rejoins at once so the next round can hand that work to its new owner. The
+ * coordinator's word on membership wins: UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION means the group has gone on
+ * without this member, so it stops everything (others may be given it) and joins afresh.
+ *
+ * One round at a time runs in {@link GroupMember.run}; heartbeats run beside it on their own timer and only
+ * raise flags (rejoin, lost) that the loop acts on.
+ */
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import { KafkaCluster, type KafkaClusterOptions } from '../../kafka/cluster.js';
+import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../../kafka/errors.js';
+import { notice } from '../../logger.js';
+import type {
+  ClusterView,
+  TaskId,
+  WorkerAssignment,
+  WorkerGroupHooks,
+  WorkerGroupMember,
+} from '../group-types.js';
+import type { AssignorState } from './assignor.js';
+import { COORDINATOR_ERRORS, GroupCoordinatorClient } from './coordinator-client.js';
+import { lead } from './leader.js';
+import {
+  PROTOCOL_NAME,
+  PROTOCOL_TYPE,
+  decodeMemberAssignment,
+  encodeMemberMetadata,
+  type ClusterMember,
+  type MemberAssignment,
+} from './wire-format.js';
+
+export interface WorkerGroupOptions {
+  /** `group.id`: the worker cluster. */
+  readonly groupId: string;
+  /** `session.timeout.ms` (Connect default 10 000): the coordinator expels a member silent for this long. */
+  readonly sessionTimeoutMs: number;
+  /** `rebalance.timeout.ms` (Connect default 60 000): how long a round waits for every member to rejoin. */
+  readonly rebalanceTimeoutMs: number;
+  /** `heartbeat.interval.ms` (Connect default 3 000). */
+  readonly heartbeatIntervalMs: number;
+  /** `scheduled.rebalance.max.delay.ms` (Connect default 300 000): how long a departed worker's work waits. */
+  readonly scheduledRebalanceMaxDelayMs: number;
+  /** Bootstrap servers, client id, TLS / SASL and timeouts, as {@link KafkaCluster} takes them. */
+  readonly kafka: Omit<KafkaClusterOptions, 'logger'>;
+  readonly logger?: Logger;
+  /** A failure no retry mends (authorization, a group id used by another kind of group, a session timeout
+   * the broker refuses). The member has stopped; the worker should exit. */
+  readonly onFatal?: (error: Error) => void;
+  /** Backoff after a failed round; doubles up to `retryBackoffMaxMs`. Defaults 200 / 5 000. */
+  readonly retryBackoffMs?: number;
+  readonly retryBackoffMaxMs?: number;
+  /** Defaults to `Date.now`. */
+  readonly now?: () => number;
+  /** Tests only: while this returns true no heartbeat is sent (a hung worker). */
+  readonly suspendHeartbeats?: () => boolean;
+}
+
+const EMPTY = { connectors: [] as readonly string[], tasks: [] as readonly TaskId[] };
+
+/** Errors after which the group has gone on without us: stop everything, join afresh. */
+const LOST_ERRORS: ReadonlySet<number> = new Set([
+  KafkaErrorCode.UNKNOWN_MEMBER_ID,
+  KafkaErrorCode.ILLEGAL_GENERATION,
+]);
+
+export function createWorkerGroupMember(
+  options: WorkerGroupOptions,
+  hooks: WorkerGroupHooks,
+): WorkerGroupMember {
+  return new GroupMember(options, hooks);
+}
+
+export class GroupMember implements WorkerGroupMember {
+  readonly #opts: WorkerGroupOptions;
+  readonly #hooks: WorkerGroupHooks;
+  readonly #log: Logger;
+  readonly #cluster: KafkaCluster;
+  readonly #client: GroupCoordinatorClient;
+  readonly #now: () => number;
+
+  #memberId = '';
+  #generation = -1;
+  #leaderId = '';
+  #members: readonly ClusterMember[] = [];
+  #owned: { connectors: readonly string[]; tasks: readonly TaskId[] } = EMPTY;
+  #assignment: WorkerAssignment | undefined;
+  #state: ClusterView['state'] = 'joining';
+  #assignorState: AssignorState | undefined;
+
+  #rejoin: string | undefined = 'joining the worker group';
+  #lost: string | undefined;
+  #stopping = false;
+  #wake: (() => void) | undefined;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
+  #heartbeatChain = 0;
+  #rejoinTimer: NodeJS.Timeout | undefined;
+  #loop: Promise<void> | undefined;
+  #stopped: Promise<void> | undefined;
+  #firstRound: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void };
+
+  constructor(options: WorkerGroupOptions, hooks: WorkerGroupHooks) {
+    this.#opts = options;
+    this.#hooks = hooks;
+    this.#now = options.now ?? Date.now;
+    this.#log = (options.logger ?? pino({ level: 'silent' })).child({
+      component: 'worker-group',
+      groupId: options.groupId,
+    });
+    this.#cluster = new KafkaCluster({ ...options.kafka, logger: options.logger });
+    this.#client = new GroupCoordinatorClient(this.#cluster, options.groupId);
+    let resolve!: () => void;
+    let reject!: (e: Error) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => undefined); // rejected only when start() is awaited, or nobody cares
+    this.#firstRound = { promise, resolve, reject };
+  }
+
+  /** Joins the group; resolves once this member holds its first assignment. */
+  start(): Promise<void> {
+    this.#loop ??= this.#run();
+    return this.#firstRound.promise;
+  }
+
+  requestRejoin(reason: string): void {
+    if (this.#stopping) return;
+    this.#rejoin ??= reason;
+    this.#wake?.();
+  }
+
+  view(): ClusterView {
+    return {
+      groupId: this.#opts.groupId,
+      memberId: this.#memberId,
+      generation: this.#generation,
+      leaderId: this.#leaderId,
+      isLeader: this.#memberId !== '' && this.#memberId === this.#leaderId,
+      members: this.#members,
+      assignment: this.#assignment,
+      state: this.#state,
+    };
+  }
+
+  /** Stops what it runs (revoke), leaves the group, closes its connections. Never throws. */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#leave();
+    return this.#stopped;
+  }
+
+  async #leave(): Promise<void> {
+    this.#stopping = true;
+    this.#stopHeartbeats();
+    if (this.#rejoinTimer) clearTimeout(this.#rejoinTimer);
+    this.#wake?.();
+    await this.#giveUpAll('the worker is stopping');
+    if (this.#memberId !== '') {
+      try {
+        const res = await this.#client.leave(this.#memberId, 'the worker is stopping');
+        if (res.errorCode !== 0)
+          this.#log.warn(
+            { code: res.errorCode },
+            'LeaveGroup refused; the coordinator will expire the member',
+          );
+      } catch (err) {
+        this.#log.warn(
+          { err },
+          'LeaveGroup failed; the coordinator will expire the member after session.timeout.ms',
+        );
+      }
+    }
+    await this.#cluster.close(); // also ends a JoinGroup still parked at the coordinator
+    await this.#loop?.catch(() => undefined);
+    this.#state = 'stopped';
+    this.#firstRound.reject(new Error('the worker group member stopped before its first assignment'));
+    this.#log.info({ memberId: this.#memberId }, 'left the worker group');
+  }
+
+  // ── the round loop ──────────────────────────────────────────────────────────────────────────────────
+
+  async #run(): Promise<void> {
+    const initial = this.#opts.retryBackoffMs ?? 200;
+    let backoff = initial;
+    while (!this.#stopping) {
+      if (this.#lost !== undefined) {
+        const why = this.#lost;
+        this.#lost = undefined;
+        await this.#giveUpAll(why);
+        this.#rejoin ??= why;
+      }
+      if (this.#rejoin === undefined) {
+        await this.#sleep(undefined);
+        continue;
+      }
+      try {
+        await this.#round();
+        backoff = initial;
+      } catch (err) {
+        if (this.#stopping) break;
+        if (!isRetriable(err)) {
+          this.#fail(err as Error);
+          return;
+        }
+        this.#rejoin ??= 'retrying after a failed round';
+        this.#log.warn(
+          { err: (err as Error).message, retryInMs: backoff },
+          'worker group round failed; retrying',
+        );
+        await this.#sleep(backoff);
+        backoff = Math.min(backoff * 2, this.#opts.retryBackoffMaxMs ?? 5_000);
+      }
+    }
+  }
+
+  /** Sleeps until woken (a rejoin asked for, a loss, stop) or `ms` passed. */
+  #sleep(ms: number | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        if (timer) clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      if (ms !== undefined) timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+
+  async #round(): Promise<void> {
+    const reason = this.#rejoin ?? 'rejoining';
+    this.#rejoin = undefined;
+    this.#stopHeartbeats();
+    this.#state = 'joining';
+    const { groupId, sessionTimeoutMs, rebalanceTimeoutMs } = this.#opts;
+    const metadata = encodeMemberMetadata({ ...this.#hooks.metadata(), ...this.#owned });
+    this.#log.debug({ memberId: this.#memberId, reason }, 'joining the worker group');
+    const join = await this.#client.join({
+      groupId,
+      sessionTimeoutMs,
+      rebalanceTimeoutMs,
+      memberId: this.#memberId,
+      groupInstanceId: null,
+      protocolType: PROTOCOL_TYPE,
+      protocols: [{ name: PROTOCOL_NAME, metadata }],
+      reason,
+    });
+    if (this.#stopping) return;
+    if (join.errorCode === KafkaErrorCode.MEMBER_ID_REQUIRED) {
+      this.#memberId = join.memberId; // KIP-394: join again, now with the id the coordinator made for us
+      this.#rejoin = reason;
+      return;
+    }
+    if (join.errorCode !== 0) return this.#groupError(join.errorCode, 'JoinGroup', reason);
+
+    this.#memberId = join.memberId;
+    this.#generation = join.generationId;
+    this.#leaderId = join.leader;
+    this.#startHeartbeats();
+    let assignments: Array<{ memberId: string; assignment: Uint8Array }> = [];
+    let retry = false;
+    if (join.leader === join.memberId) {
+      const out = await lead({
+        leaderId: join.leader,
+        members: join.members,
+        hooks: this.#hooks,
+        previous: this.#assignorState,
+        now: this.#now(),
+        maxDelayMs: this.#opts.scheduledRebalanceMaxDelayMs,
+        logger: this.#log,
+      });
+      assignments = out.assignments;
+      this.#assignorState = out.state;
+      retry = out.retry;
+    } else {
+      this.#assignorState = undefined; // a leader's memory is only good while it stays leader
+    }
+    const sync = await this.#client.sync(
+      {
+        groupId,
+        generationId: join.generationId,
+        memberId: join.memberId,
+        groupInstanceId: null,
+        protocolType: PROTOCOL_TYPE,
+        protocolName: PROTOCOL_NAME,
+        assignments,
+      },
+      rebalanceTimeoutMs,
+    );
+    if (this.#stopping) return;
+    if (sync.errorCode !== 0) return this.#groupError(sync.errorCode, 'SyncGroup', reason);
+    if (sync.assignment.length === 0) {
+      // the leader left us out (it saw a member list without us): ask for another round
+      this.#rejoin = 'the leader sent no assignment for this member';
+      return;
+    }
+    await this.#apply(decodeMemberAssignment(sync.assignment), join.generationId);
+    if (retry)
+      this.#rejoinAfter(this.#opts.retryBackoffMaxMs ?? 5_000, 'the leader retries reading the config topic');
+  }
+
+  async #apply(a: MemberAssignment, generation: number): Promise<void> {
+    if (a.revokedConnectors.length > 0 || a.revokedTasks.length > 0) {
+      await this.#revoke(a.revokedConnectors, a.revokedTasks);
+      this.#rejoin ??= 'revoked work to hand over'; // the next round gives it to its new owner
+    }
+    const { members, ...assignment } = a;
+    this.#owned = { connectors: a.connectors, tasks: a.tasks };
+    this.#assignment = assignment;
+    this.#members = members;
+    this.#state = 'stable';
+    const leader = members.find((m) => m.memberId === this.#leaderId);
+    notice(
+      this.#log,
+      {
+        generation,
+        memberId: this.#memberId,
+        leader: leader?.workerId ?? this.#leaderId,
+        members: members.map((m) => m.workerId),
+        connectors: a.connectors,
+        tasks: a.tasks.map((t) => `${t.connector}-${t.task}`),
+        revokedConnectors: a.revokedConnectors,
+        revokedTasks: a.revokedTasks.map((t) => `${t.connector}-${t.task}`),
+        delayMs: a.delayMs,
+      },
+      `worker group ${this.#opts.groupId} generation ${generation}: ${members.length} member(s), leader ${
+        leader?.workerId ?? this.#leaderId
+      }; this worker runs ${a.connectors.length} connector(s) and ${a.tasks.length} task(s)`,
+    );
+    try {
+      this.#hooks.assigned(assignment, this.view());
+    } catch (err) {
+      this.#log.error({ err }, 'the assigned() hook threw');
+    }
+    this.#firstRound.resolve();
+    // the leader, who holds departed work, calls the round that releases it
+    if (a.delayMs > 0 && this.#memberId === this.#leaderId) {
+      this.#rejoinAfter(a.delayMs, 'scheduled.rebalance.max.delay.ms elapsed');
+    }
+  }
+
+  #groupError(code: number, api: string, reason: string): void {
+    const error = new KafkaError(code, { api, subject: `worker group ${this.#opts.groupId}` });
+    if (code === KafkaErrorCode.REBALANCE_IN_PROGRESS) {
+      this.#rejoin ??= reason;
+    } else if (LOST_ERRORS.has(code)) {
+      if (code === KafkaErrorCode.UNKNOWN_MEMBER_ID) this.#memberId = '';
+      this.#generation = -1;
+      this.#lost = `${error.kafkaName} from ${api}`;
+    } else if (COORDINATOR_ERRORS.has(code)) {
+      throw error; // retriable: the client forgot the coordinator, the loop backs off and finds it again
+    } else {
+      throw this.#explain(error);
+    }
+  }
+
+  /** The non-retriable errors a user can fix, with the setting to change. */
+  #explain(error: KafkaError): KafkaError {
+    const { groupId, sessionTimeoutMs } = this.#opts;
+    const hint: Partial<Record<number, string>> = {
+      [KafkaErrorCode.INCONSISTENT_GROUP_PROTOCOL]: `group.id ${groupId} is in use by a group of another kind (a consumer group or a Kafka Connect cluster); give the sharesink workers a group.id of their own`,
+      [KafkaErrorCode.INVALID_SESSION_TIMEOUT]: `session.timeout.ms=${sessionTimeoutMs} is outside the broker's group.min.session.timeout.ms … group.max.session.timeout.ms; change session.timeout.ms`,
+      [KafkaErrorCode.GROUP_MAX_SIZE_REACHED]: `the worker group ${groupId} has reached the broker's group.max.size`,
+    };
+    const advice = hint[error.kafkaCode];
+    if (advice === undefined) return error;
+    return new KafkaError(error.kafkaCode, {
+      api: 'JoinGroup',
+      subject: `worker group ${groupId}`,
+      brokerMessage: advice,
+    });
+  }
+
+  #fail(err: Error): void {
+    this.#log.error({ err }, 'the worker group member stopped on an error no retry mends');
+    this.#stopping = true;
+    this.#stopHeartbeats();
+    this.#state = 'stopped';
+    this.#firstRound.reject(err);
+    this.#opts.onFatal?.(err);
+  }
+
+  #rejoinAfter(ms: number, reason: string): void {
+    if (this.#rejoinTimer) clearTimeout(this.#rejoinTimer);
+    this.#rejoinTimer = setTimeout(() => this.requestRejoin(reason), ms);
+    this.#rejoinTimer.unref?.();
+  }
+
+  async #revoke(connectors: readonly string[], tasks: readonly TaskId[]): Promise<void> {
+    try {
+      await this.#hooks.revoke(connectors, tasks);
+    } catch (err) {
+      this.#log.error({ err }, 'the revoke() hook threw; the work counts as stopped');
+    }
+    const c = new Set(connectors);
+    const t = new Set(tasks.map((x) => `${x.connector}\u0000${x.task}`));
+    this.#owned = {
+      connectors: this.#owned.connectors.filter((x) => !c.has(x)),
+      tasks: this.#owned.tasks.filter((x) => !t.has(`${x.connector}\u0000${x.task}`)),
+    };
+  }
+
+  /** Stops everything this member runs (the group went on without it, or it is stopping). */
+  async #giveUpAll(why: string): Promise<void> {
+    const { connectors, tasks } = this.#owned;
+    this.#assignment = undefined;
+    if (connectors.length === 0 && tasks.length === 0) return;
+    const level = this.#stopping ? 'info' : 'warn';
+    this.#log[level]({ why, connectors, tasks: tasks.length }, 'stopping all work of this worker');
+    await this.#revoke(connectors, tasks);
+  }
+
+  // ── heartbeats ──────────────────────────────────────────────────────────────────────────────────────
+
+  #startHeartbeats(): void {
+    this.#stopHeartbeats();
+    const chain = this.#heartbeatChain;
+    const tick = (): void => {
+      if (chain !== this.#heartbeatChain) return; // stopped, or a newer generation runs its own
+      this.#heartbeatTimer = setTimeout(
+        () => void this.#beat().finally(tick),
+        this.#opts.heartbeatIntervalMs,
+      );
+      this.#heartbeatTimer.unref?.();
+    };
+    tick();
+  }
+
+  #stopHeartbeats(): void {
+    this.#heartbeatChain++;
+    if (this.#heartbeatTimer) clearTimeout(this.#heartbeatTimer);
+    this.#heartbeatTimer = undefined;
+  }
+
+  async #beat(): Promise<void> {
+    if (this.#opts.suspendHeartbeats?.() === true) return;
+    const generation = this.#generation;
+    try {
+      const res = await this.#client.heartbeat({
+        groupId: this.#opts.groupId,
+        generationId: generation,
+        memberId: this.#memberId,
+        groupInstanceId: null,
+      });
+      if (generation !== this.#generation || this.#stopping || res.errorCode === 0) return;
+      if (res.errorCode === KafkaErrorCode.REBALANCE_IN_PROGRESS) {
+        this.requestRejoin('the coordinator started a rebalance');
+      } else if (LOST_ERRORS.has(res.errorCode)) {
+        this.#stopHeartbeats();
+        this.#groupError(res.errorCode, 'Heartbeat', 'rejoining after losing membership');
+        this.#wake?.();
+      } else if (!COORDINATOR_ERRORS.has(res.errorCode)) {
+        this.#log.warn({ code: res.errorCode }, 'heartbeat refused');
+      }
+    } catch (err) {
+      this.#log.debug({ err: (err as Error).message }, 'heartbeat failed; retrying at the next interval');
+    }
+  }
+}
+
+function isRetriable(err: unknown): boolean {
+  if (err instanceof KafkaConnectionError) return true;
+  return (err as { retriable?: boolean }).retriable === true;
+}
