@@ -13,6 +13,8 @@ export const TARGET_STATES: readonly TargetState[] = ['STARTED', 'PAUSED', 'STOP
 export interface RestartRequest {
   readonly includeTasks: boolean;
   readonly onlyFailed: boolean;
+  /** One task only (`POST /connectors/{name}/tasks/{task}/restart`). */
+  readonly task?: number;
 }
 
 export type ConfigRecord =

@@ -1,0 +1,136 @@
+/**
+ * `sharesink distributed worker.properties`: one worker of a cluster coordinated through Kafka. The
+ * connectors live in the config topic and are managed through the REST API of any worker (docs/distributed.md).
+ * SIGTERM / SIGINT: the tasks stop gracefully, the worker leaves the group (the others take its tasks
+ * at once), the REST server closes; a second signal exits at once (130).
+ */
+import type { Logger } from 'pino';
+import {
+  compileDistributedConfig,
+  DISTRIBUTED_KEYS,
+  type DistributedConfig,
+} from '../config/distributed-def.js';
+import { loadWorkerConfig } from '../config/index.js';
+import { validateWorkerConfig } from '../config/compile-worker.js';
+import { describeUnusedSettings } from '../config/connect-worker-keys.js';
+import type { WorkerConfig } from '../config/types.js';
+import {
+  advertisedUrl,
+  DistributedWorker,
+  type MemberFactory,
+} from '../distributed/herder/distributed-worker.js';
+import { ConfigError } from '../errors.js';
+import { notice } from '../logger.js';
+import { addDistributedRoutes } from '../rest/distributed-routes.js';
+import { startRestServer, type RestServer } from '../rest/server.js';
+import { checkClusterFor } from './check-cluster.js';
+import { chooseLogLevel, createCliLogger, type LogFormat } from './cli-logger.js';
+
+export interface DistributedOptions {
+  logLevel?: string;
+  logFormat?: LogFormat;
+}
+
+/** The worker file's settings, standalone's and the distributed keys, every problem of both listed at once. */
+export async function compileDistributedFile(
+  workerFile: string,
+): Promise<{ worker: WorkerConfig; distributed: DistributedConfig }> {
+  const check = validateWorkerConfig(await loadWorkerConfig(workerFile));
+  const problems = [...check.problems];
+  let distributed: DistributedConfig | undefined;
+  try {
+    // the distributed keys read the resolved values, as every other setting does
+    distributed = compileDistributedConfig({
+      raw: check.config?.raw ?? (await loadWorkerConfig(workerFile)),
+      listeners: check.config?.listeners ?? [],
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
+  if (problems.length > 0 || check.config === undefined || distributed === undefined)
+    throw new ConfigError(problems.map((p) => `${workerFile}: ${p}`));
+  return { worker: check.config, distributed };
+}
+
+export async function runDistributed(
+  workerFile: string,
+  opts: DistributedOptions,
+  member: MemberFactory,
+): Promise<void> {
+  const interactive = process.stderr.isTTY === true;
+  const { worker, distributed } = await compileDistributedFile(workerFile);
+  const logger = createCliLogger({
+    level: chooseLogLevel(opts.logLevel, worker.logLevel, interactive),
+    format: opts.logFormat ?? 'auto',
+    stderr: process.stderr,
+  });
+  reportSettings(worker, logger);
+  await checkClusterFor(worker, [], {
+    logger,
+    onWaiting: interactive ? (message) => process.stderr.write(`sharesink: ${message}\n`) : undefined,
+  });
+  const w = new DistributedWorker({ worker, distributed, member, logger });
+  // a signal during start-up stops the worker; the REST server, once there, closes after it
+  const started: { rest?: RestServer } = {};
+  const exit = (code: number) => process.exit(code);
+  stopOnSignals(w, () => started.rest, logger, exit);
+  const rest = await startRestServer(w, { logger, routes: (router) => addDistributedRoutes(router, w) });
+  started.rest = rest;
+  const identity = advertisedUrl(worker, distributed, { port: Number(new URL(rest.url).port) });
+  try {
+    await w.start({ workerId: identity.workerId, restUrl: identity.url });
+  } catch (err) {
+    await w.stop().catch(() => undefined);
+    await rest.close();
+    throw err;
+  }
+  if (interactive)
+    process.stderr.write(
+      `sharesink: worker ${identity.workerId} of cluster ${distributed.groupId}; REST API on ${rest.url}; Ctrl-C stops gracefully\n`,
+    );
+}
+
+/** Connect settings with no effect, less the distributed keys this command reads. */
+function reportSettings(worker: WorkerConfig, logger: Logger): void {
+  const unused = (worker.unused ?? []).filter(
+    (u) => !DISTRIBUTED_KEYS.has(u.key) || u.key === 'offset.storage.topic',
+  );
+  if (unused.length > 0)
+    notice(
+      logger,
+      { settings: unused.map((u) => u.key) },
+      `Kafka Connect settings with no effect in sharesink: ${describeUnusedSettings(unused)}`,
+    );
+  for (const w of worker.warnings ?? []) logger.warn(w);
+}
+
+function stopOnSignals(
+  w: DistributedWorker,
+  rest: () => RestServer | undefined,
+  logger: Logger,
+  exit: (code: number) => void,
+): void {
+  let received = 0;
+  const handler = (signal: NodeJS.Signals) => {
+    received++;
+    if (received > 1) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      exit(130);
+      return;
+    }
+    logger.info({ signal }, 'shutting down gracefully (send the signal again to exit at once)');
+    void (async () => {
+      try {
+        await w.stop();
+        await rest()?.close();
+        exit(w.taskFailures.length > 0 ? 1 : 0);
+      } catch (err) {
+        logger.error({ err }, 'shutdown failed');
+        exit(1);
+      }
+    })();
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}

@@ -1,0 +1,122 @@
+/**
+ * The writes to the config topic, made by the leader only (other workers forward REST writes to it),
+ * one at a time: that is what serialises conflicting writes from several workers. Each write is read
+ * back before it answers, so the answer and the next read on the leader see it.
+ */
+import type { Logger } from 'pino';
+import { RestError, notFound } from '../../rest/errors.js';
+import {
+  keyOf,
+  valueOf,
+  type ConfigRecord,
+  type RestartRequest,
+  type TargetState,
+} from './config-records.js';
+import type { DistributedHerder } from './herder.js';
+import { connectorStatusKey } from './status-store.js';
+import { unresolvedTaskConfig, type TaskConfigsOf } from './task-configs.js';
+
+export const conflict = (message: string): RestError =>
+  new RestError('SHARESINK_REST_CONFLICT', 409, message);
+
+export class LeaderWrites {
+  readonly #h: DistributedHerder;
+  readonly #taskConfigsOf: TaskConfigsOf;
+  readonly #log: Logger;
+  #lock: Promise<unknown> = Promise.resolve();
+
+  constructor(herder: DistributedHerder, taskConfigsOf: TaskConfigsOf, logger: Logger) {
+    this.#h = herder;
+    this.#taskConfigsOf = taskConfigsOf;
+    this.#log = logger.child({ component: 'herder' });
+    herder.onStaleTasks = (name) => this.#serial(() => this.#commitTasks(name));
+  }
+
+  /** Creates (`create`: 409 when it exists) or replaces a connector config; answers whether it was new. */
+  putConnector(name: string, config: Record<string, string>, create: boolean): Promise<{ created: boolean }> {
+    return this.#serial(async () => {
+      this.#mustLead();
+      const exists = this.#h.state.connector(name) !== undefined;
+      if (create && exists) throw conflict(`Connector ${name} already exists`);
+      await this.#write({ kind: 'connector', name, config });
+      await this.#commitTasks(name);
+      this.#log.info({ connector: name, created: !exists }, 'connector config written');
+      return { created: !exists };
+    });
+  }
+
+  deleteConnector(name: string): Promise<void> {
+    return this.#serial(async () => {
+      this.#mustLead();
+      const c = this.#h.state.connector(name);
+      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      await this.#write({ kind: 'connector', name, config: null });
+      await this.#write({ kind: 'target-state', name, state: null });
+      await this.#write({ kind: 'commit', name, tasks: null });
+      for (let i = 0; i < c.tasks.length; i++)
+        await this.#write({ kind: 'task', name, task: i, config: null });
+      await this.#h.statusStore.remove(name, c.tasks.length);
+      this.#log.info({ connector: name }, 'connector deleted');
+    });
+  }
+
+  setTargetState(name: string, state: TargetState): Promise<void> {
+    return this.#serial(async () => {
+      this.#mustLead();
+      if (this.#h.state.connector(name) === undefined) throw notFound(`Connector ${name} not found`);
+      await this.#write({ kind: 'target-state', name, state });
+    });
+  }
+
+  requestRestart(name: string, request: RestartRequest): Promise<void> {
+    return this.#serial(async () => {
+      this.#mustLead();
+      const c = this.#h.state.connector(name);
+      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (request.task !== undefined && request.task >= c.tasks.length)
+        throw notFound(`Task ${name}-${request.task} not found`);
+      await this.#write({ kind: 'restart', name, request });
+    });
+  }
+
+  #serial<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.#lock.then(async () => {
+      const result = await step();
+      await this.#h.configLog.readToEnd(this.#h.distributed.workerSyncTimeoutMs);
+      return result;
+    });
+    this.#lock = next.catch(() => undefined);
+    return next;
+  }
+
+  #mustLead(): void {
+    if (!this.#h.isLeader)
+      throw conflict('Cannot complete request because of a conflicting operation (e.g. worker rebalance)');
+  }
+
+  async #write(record: ConfigRecord): Promise<void> {
+    await this.#h.configLog.write(keyOf(record), valueOf(record));
+  }
+
+  /** `taskConfigs(tasks.max)` of the connector's current config, written and committed. */
+  async #commitTasks(name: string): Promise<void> {
+    const c = this.#h.state.connector(name);
+    if (c === undefined) return;
+    let tasks: Array<Record<string, string>> = [];
+    try {
+      const config = this.#h.compile(c.config);
+      tasks = (await this.#taskConfigsOf(config, this.#log)).map((t) => unresolvedTaskConfig(t, config));
+    } catch (err) {
+      const trace = (err as Error).message;
+      this.#log.error({ connector: name, err: trace }, 'the connector gave no task configs');
+      await this.#h.statusStore
+        .put(connectorStatusKey(name), { state: 'FAILED', trace, workerId: this.#h.workerId, generation: 0 })
+        .catch(() => undefined);
+    }
+    for (let i = 0; i < tasks.length; i++)
+      await this.#write({ kind: 'task', name, task: i, config: tasks[i]! });
+    for (let i = tasks.length; i < c.tasks.length; i++)
+      await this.#write({ kind: 'task', name, task: i, config: null });
+    await this.#write({ kind: 'commit', name, tasks: tasks.length });
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * Connect's REST endpoints in distributed mode: reads come from this worker's copy of the config and
+ * status topics (so every worker answers for the whole cluster); writes are validated here (400 with
+ * every problem, nothing written), then made by the leader: a worker that is not the leader forwards
+ * the request to the leader's URL and relays its answer (ADR 0010). Registered before the standalone
+ * routes, which they replace for the same paths; `/connector-plugins` stays as standalone serves it.
+ */
+import { printableConfig, printableTaskConfig } from '../config/printable.js';
+import type { ConfigState, ConnectorEntry } from '../distributed/herder/config-state.js';
+import type { TargetState } from '../distributed/herder/config-records.js';
+import type { DistributedWorker } from '../distributed/herder/distributed-worker.js';
+import { conflict } from '../distributed/herder/leader-writes.js';
+import type { InstanceStatus } from '../distributed/herder/status-store.js';
+import { healthReport } from './health.js';
+import { badRequest, notFound, RestError } from './errors.js';
+import { validateConfig } from './plugins.js';
+import type { RestRequest, RestResponse, Router } from './router.js';
+
+const json = (value: unknown, status = 200): RestResponse => ({ status, json: value });
+const FORWARDED = 'x-sharesink-forwarded';
+const FORWARD_TIMEOUT_MS = 60_000;
+
+const flag = (req: RestRequest, name: string) => req.query.get(name)?.toLowerCase() === 'true';
+
+function entryOf(state: ConfigState, req: RestRequest): ConnectorEntry {
+  const name = req.params['name']!;
+  const c = state.connector(name);
+  if (c === undefined) throw notFound(`Connector ${name} not found`);
+  return c;
+}
+
+function info(c: ConnectorEntry) {
+  return {
+    name: c.name,
+    config: printableConfig({ raw: c.config }),
+    tasks: c.tasks.map((_, task) => ({ connector: c.name, task })),
+    type: 'sink' as const,
+  };
+}
+
+function stateInfo(s: InstanceStatus | undefined) {
+  if (s === undefined) return { state: 'UNASSIGNED', worker_id: '' };
+  return { state: s.state, worker_id: s.workerId, ...(s.trace !== undefined ? { trace: s.trace } : {}) };
+}
+
+function status(w: DistributedWorker, c: ConnectorEntry) {
+  const store = w.herder.statusStore;
+  const byTask = store.tasks(c.name);
+  const count = c.targetState === 'STOPPED' ? 0 : c.tasks.length;
+  const tasks = [];
+  for (let id = 0; id < count; id++) {
+    const s = byTask.get(id);
+    if (s !== undefined) tasks.push({ id, ...stateInfo(s) });
+  }
+  return { name: c.name, connector: stateInfo(store.connector(c.name)), tasks, type: 'sink' as const };
+}
+
+/** A JSON object of string values (Connect's connector config), or a 400. */
+function configBody(value: unknown, what: string): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest(`${what} must be a JSON object of connector settings`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === null || typeof v === 'object') throw badRequest(`${what}: ${k} must be a string`);
+    out[k] = String(v);
+  }
+  return out;
+}
+
+function checkName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim() === '') throw badRequest('Connector name must not be empty');
+  if (name.includes('/') || name.includes('\\') || [...name].some((ch) => ch.charCodeAt(0) < 0x20))
+    throw badRequest(`Connector name ${JSON.stringify(name)} must not contain / or control characters`);
+  return name;
+}
+
+/** Validates as `/connector-plugins/.../validate` does; a 400 naming every problem when any. */
+async function mustValidate(w: DistributedWorker, config: Record<string, string>): Promise<void> {
+  const cls = config['connector.class'];
+  if (cls === undefined || cls.trim() === '')
+    throw badRequest(
+      'Connector config is invalid and contains the following 1 error(s):\nconnector.class: required, and missing',
+    );
+  const result = await validateConfig(cls, config, w.config);
+  if (result.error_count === 0) return;
+  const lines = result.configs.flatMap((c) => c.value.errors.map((e) => `${c.value.name}: ${e}`));
+  throw badRequest(
+    `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${lines.join('\n')}\nYou can also find the above list of errors at the endpoint \`/connector-plugins/{connectorType}/config/validate\``,
+  );
+}
+
+/** Runs `local` on the leader; elsewhere sends the request to the leader and relays its answer. */
+async function viaLeader(
+  w: DistributedWorker,
+  req: RestRequest,
+  body: unknown,
+  local: () => Promise<RestResponse>,
+): Promise<RestResponse> {
+  const h = w.herder;
+  if (h.isLeader) return local();
+  if (req.raw.headers[FORWARDED] !== undefined || h.leaderUrl === undefined || h.leaderUrl === h.restUrl)
+    throw conflict('Cannot complete request because of a conflicting operation (e.g. worker rebalance)');
+  const url = `${h.leaderUrl}${req.path}${req.query.size > 0 ? `?${req.query.toString()}` : ''}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', [FORWARDED]: h.workerId };
+  const auth = req.raw.headers.authorization;
+  if (auth !== undefined) headers['authorization'] = auth;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'DELETE' ? undefined : JSON.stringify(body ?? {}),
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+  } catch (err) {
+    throw new RestError(
+      'SHARESINK_REST_FORWARD_FAILED',
+      409,
+      `The leader (${h.leaderUrl}) did not answer the forwarded request: ${(err as Error).message}; a rebalance may be under way, try again`,
+    );
+  }
+  const text = await res.text();
+  if (text === '') return { status: res.status };
+  try {
+    return { status: res.status, json: JSON.parse(text) as unknown };
+  } catch {
+    return { status: res.status, text, contentType: res.headers.get('content-type') ?? 'text/plain' };
+  }
+}
+
+export function addDistributedRoutes(router: Router, w: DistributedWorker): void {
+  const state = () => w.herder.state;
+  const target = (to: TargetState) => async (req: RestRequest) => {
+    const name = entryOf(state(), req).name;
+    return viaLeader(w, req, undefined, async () => {
+      await w.writes.setTargetState(name, to);
+      return { status: 202 };
+    });
+  };
+  router
+    .add('GET', '/connectors', (req) => {
+      const expand = req.query.getAll('expand');
+      const all = state().connectors;
+      if (expand.length === 0) return json(all.map((c) => c.name));
+      const out: Record<string, Record<string, unknown>> = {};
+      for (const c of all) {
+        const entry: Record<string, unknown> = {};
+        if (expand.includes('status')) entry['status'] = status(w, c);
+        if (expand.includes('info')) entry['info'] = info(c);
+        out[c.name] = entry;
+      }
+      return json(out);
+    })
+    .add('POST', '/connectors', async (req) => {
+      const body = (await req.json()) as Record<string, unknown>;
+      const name = checkName(body['name']);
+      const config = configBody(body['config'], 'config');
+      if (config['name'] !== undefined && config['name'] !== name)
+        throw badRequest(
+          `Connector name configuration (${config['name']}) doesn't match connector name in the URL (${name})`,
+        );
+      config['name'] = name;
+      await mustValidate(w, config);
+      return viaLeader(w, req, body, async () => {
+        await w.writes.putConnector(name, config, true);
+        return json(info(state().connector(name)!), 201);
+      });
+    })
+    .add('GET', '/connectors/:name', (req) => json(info(entryOf(state(), req))))
+    .add('GET', '/connectors/:name/config', (req) =>
+      json(printableConfig({ raw: entryOf(state(), req).config })),
+    )
+    .add('PUT', '/connectors/:name/config', async (req) => {
+      const name = checkName(req.params['name']);
+      const body = await req.json();
+      const config = configBody(body, 'The body');
+      if (config['name'] !== undefined && config['name'] !== name)
+        throw badRequest(
+          `Connector name configuration (${config['name']}) doesn't match connector name in the URL (${name})`,
+        );
+      config['name'] = name;
+      await mustValidate(w, config);
+      return viaLeader(w, req, body, async () => {
+        const { created } = await w.writes.putConnector(name, config, false);
+        return json(info(state().connector(name)!), created ? 201 : 200);
+      });
+    })
+    .add('DELETE', '/connectors/:name', (req) => {
+      const name = entryOf(state(), req).name;
+      return viaLeader(w, req, undefined, async () => {
+        await w.writes.deleteConnector(name);
+        return { status: 204 };
+      });
+    })
+    .add('GET', '/connectors/:name/status', (req) => json(status(w, entryOf(state(), req))))
+    .add('GET', '/connectors/:name/topics', (req) => {
+      const c = entryOf(state(), req);
+      const topics = (c.config['topics'] ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      return json({ [c.name]: { topics } });
+    })
+    .add('GET', '/connectors/:name/tasks', (req) => {
+      const c = entryOf(state(), req);
+      return json(
+        c.tasks.map((config, task) => ({
+          id: { connector: c.name, task },
+          config: printableTaskConfig(config, { raw: c.config }),
+        })),
+      );
+    })
+    .add('GET', '/connectors/:name/tasks/:task/status', (req) => {
+      const c = entryOf(state(), req);
+      const id = Number(req.params['task']);
+      const s = w.herder.statusStore.tasks(c.name).get(id);
+      if (!/^\d+$/.test(req.params['task']!) || id >= c.tasks.length || s === undefined)
+        throw notFound(`Task ${c.name}-${req.params['task']} not found`);
+      return json({ id, ...stateInfo(s) });
+    })
+    .add('PUT', '/connectors/:name/pause', target('PAUSED'))
+    .add('PUT', '/connectors/:name/resume', target('STARTED'))
+    .add('PUT', '/connectors/:name/stop', target('STOPPED'))
+    .add('POST', '/connectors/:name/restart', (req) => {
+      const c = entryOf(state(), req);
+      const includeTasks = flag(req, 'includeTasks');
+      const onlyFailed = flag(req, 'onlyFailed');
+      return viaLeader(w, req, undefined, async () => {
+        await w.writes.requestRestart(c.name, { includeTasks, onlyFailed });
+        // KIP-745: the plain form keeps its old answer, 204; the new forms answer 202 with the status
+        if (!includeTasks && !onlyFailed) return { status: 204 };
+        return json(status(w, c), 202);
+      });
+    })
+    .add('POST', '/connectors/:name/tasks/:task/restart', (req) => {
+      const c = entryOf(state(), req);
+      const text = req.params['task']!;
+      if (!/^\d+$/.test(text) || Number(text) >= c.tasks.length)
+        throw notFound(`Task ${c.name}-${text} not found`);
+      return viaLeader(w, req, undefined, async () => {
+        await w.writes.requestRestart(c.name, { includeTasks: false, onlyFailed: false, task: Number(text) });
+        return { status: 204 };
+      });
+    })
+    .add('GET', '/health', () => {
+      // this worker's own tasks as standalone reports them, plus the cluster as the group member sees it
+      const { status: code, body } = healthReport(w);
+      const view = w.herder.member.view();
+      const cluster = {
+        groupId: view.groupId,
+        memberId: view.memberId,
+        generation: view.generation,
+        leader: view.leaderId,
+        isLeader: view.isLeader,
+        state: view.state,
+        members: view.members.map((m) => ({
+          memberId: m.memberId,
+          workerId: m.workerId,
+          url: m.restUrl,
+          configOffset: m.configOffset.toString(),
+        })),
+        assignment:
+          view.assignment === undefined
+            ? undefined
+            : {
+                connectors: view.assignment.connectors,
+                tasks: view.assignment.tasks.map((t) => `${t.connector}-${t.task}`),
+                leaderUrl: view.assignment.leaderUrl,
+                configOffset: view.assignment.configOffset.toString(),
+              },
+      };
+      const joining = view.state !== 'stable';
+      return json(
+        { ...body, ...(joining ? { status: 'DOWN' } : {}), workerId: w.herder.workerId, cluster },
+        joining ? 503 : code,
+      );
+    });
+}

@@ -1,0 +1,227 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConnectState } from '../../../src/actors/connector-runtime.js';
+import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
+import type { DistributedConfig } from '../../../src/config/distributed-def.js';
+import type { ConnectorConfig } from '../../../src/config/types.js';
+import { DistributedHerder } from '../../../src/distributed/herder/herder.js';
+import { LeaderWrites } from '../../../src/distributed/herder/leader-writes.js';
+import type { LocalRuntime } from '../../../src/distributed/herder/local-connectors.js';
+import { StatusStore } from '../../../src/distributed/herder/status-store.js';
+import { MemoryTopicLog } from '../../../src/distributed/herder/topic-log.js';
+import { FakeGroup, FakeMember } from './fake-group.js';
+
+const logger = pino({ level: 'silent' });
+const distributed: DistributedConfig = {
+  groupId: 'g',
+  configTopic: 'c',
+  statusTopic: 's',
+  offsetTopic: undefined,
+  configReplicationFactor: 1,
+  statusReplicationFactor: 1,
+  statusPartitions: 1,
+  advertisedHost: undefined,
+  advertisedPort: undefined,
+  advertisedScheme: undefined,
+  protocol: 'sessioned',
+  scheduledRebalanceMaxDelayMs: 0,
+  workerSyncTimeoutMs: 1000,
+  sessionTimeoutMs: 10000,
+  heartbeatIntervalMs: 3000,
+  rebalanceTimeoutMs: 10000,
+};
+
+class FakeRuntime implements LocalRuntime {
+  state: ConnectState = 'UNASSIGNED';
+  readonly error = undefined;
+  constructor(
+    readonly config: ConnectorConfig,
+    readonly ids: readonly number[],
+  ) {}
+  start() {
+    this.state = 'RUNNING';
+    return Promise.resolve();
+  }
+  stop() {
+    this.state = 'STOPPED';
+    return Promise.resolve();
+  }
+  pause() {
+    this.state = 'PAUSED';
+    return Promise.resolve();
+  }
+  resume() {
+    this.state = 'RUNNING';
+    return Promise.resolve();
+  }
+  restart() {
+    return { connector: true, tasks: [...this.ids] };
+  }
+  restartTask() {
+    return Promise.resolve();
+  }
+  taskStates() {
+    return this.ids.map((id) => ({ id, state: this.state, trace: undefined }));
+  }
+}
+
+interface Node {
+  herder: DistributedHerder;
+  writes: LeaderWrites;
+  member: FakeMember;
+}
+
+function cluster(env: NodeJS.ProcessEnv = {}) {
+  const configLog = new MemoryTopicLog();
+  const statusLog = new MemoryTopicLog();
+  const group = new FakeGroup();
+  const worker = compileWorkerConfig({
+    'bootstrap.servers': '127.0.0.1:9092',
+    'config.providers': 'env',
+    ...env,
+  });
+  const nodes: Node[] = [];
+  const add = async (id: string): Promise<Node> => {
+    const herder = new DistributedHerder({
+      worker,
+      distributed,
+      configLog: configLog.reader(),
+      status: new StatusStore(statusLog.reader(), logger),
+      workerId: id,
+      restUrl: `http://${id}`,
+      logger,
+      runtimes: (config, ids) => new FakeRuntime(config, ids),
+      statusIntervalMs: 60_000,
+    });
+    const member = new FakeMember(group, herder, id);
+    herder.attach(member);
+    const writes = new LeaderWrites(
+      herder,
+      (c) => Promise.resolve(Array.from({ length: c.tasksMax }, () => ({ ...c.raw }))),
+      logger,
+    );
+    await herder.start();
+    const node = { herder, writes, member };
+    nodes.push(node);
+    return node;
+  };
+  return { configLog, statusLog, group, nodes, add };
+}
+
+/** Lets the void-ed reconciles and rebalances run. */
+async function settle(c: ReturnType<typeof cluster>): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await c.group.rebalance();
+    await Promise.all(c.nodes.map((n) => n.herder.reconcile()));
+    await Promise.all(c.nodes.map((n) => n.herder.publishStatus()));
+  }
+}
+
+const leaderOf = (c: ReturnType<typeof cluster>) => c.nodes.find((n) => n.herder.isLeader)!;
+const localTasks = (n: Node, name: string) => [...(n.herder.local.tasks.get(name) ?? [])];
+const sink = (tasksMax: number, extra: Record<string, string> = {}) => ({
+  name: 'pg',
+  'connector.class': 'NoopSink',
+  topics: 't',
+  'tasks.max': String(tasksMax),
+  ...extra,
+});
+
+describe('distributed herder (in-process group)', () => {
+  let stop: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const s of stop) await s();
+    stop = [];
+  });
+
+  it('spreads tasks.max=6 over three workers, 2 each, and every worker sees all 6 states', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2', 'c:3']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    const { created } = await leaderOf(c).writes.putConnector('pg', sink(6), true);
+    expect(created).toBe(true);
+    await settle(c);
+    expect(c.nodes.map((n) => localTasks(n, 'pg').length)).toEqual([2, 2, 2]);
+    const all = c.nodes.flatMap((n) => localTasks(n, 'pg')).sort();
+    expect(all).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const n of c.nodes) {
+      const states = n.herder.statusStore.tasks('pg');
+      expect(states.size).toBe(6);
+      expect(new Set([...states.values()].map((s) => s.workerId))).toEqual(new Set(['a:1', 'b:2', 'c:3']));
+    }
+  });
+
+  it('a second create of the same name is a 409; an update to tasks.max=3 converges; a delete stops everything', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2', 'c:3']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await leaderOf(c).writes.putConnector('pg', sink(6), true);
+    await settle(c);
+    await expect(leaderOf(c).writes.putConnector('pg', sink(2), true)).rejects.toMatchObject({ status: 409 });
+    await settle(c);
+    const { created } = await leaderOf(c).writes.putConnector('pg', sink(3), false);
+    expect(created).toBe(false);
+    await settle(c);
+    expect(c.nodes.map((n) => localTasks(n, 'pg').length)).toEqual([1, 1, 1]);
+    for (const n of c.nodes) expect(n.herder.state.connector('pg')?.tasks.length).toBe(3);
+    await leaderOf(c).writes.deleteConnector('pg');
+    await settle(c);
+    for (const n of c.nodes) {
+      expect(n.herder.state.connector('pg')).toBeUndefined();
+      expect(n.herder.local.runtimes).toEqual([]);
+      expect(n.herder.statusStore.tasks('pg').size).toBe(0);
+    }
+  });
+
+  it('a worker that starts late converges from the topics; a non-leader refuses to write (409)', async () => {
+    const c = cluster();
+    await c.add('a:1');
+    stop.push(() => c.nodes[0]!.herder.stop());
+    await leaderOf(c).writes.putConnector('pg', sink(4), true);
+    await settle(c);
+    await leaderOf(c).writes.setTargetState('pg', 'PAUSED');
+    await settle(c);
+    const late = await c.add('b:2');
+    stop.push(() => late.herder.stop());
+    await settle(c);
+    expect(late.herder.state.connector('pg')?.targetState).toBe('PAUSED');
+    expect(localTasks(late, 'pg')).toHaveLength(2);
+    expect(late.herder.local.runtimes.every((r) => r.state === 'PAUSED')).toBe(true);
+    await expect(late.writes.setTargetState('pg', 'STARTED')).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('STOPPED runs no task anywhere and reports the connector STOPPED', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await leaderOf(c).writes.putConnector('pg', sink(2), true);
+    await settle(c);
+    await leaderOf(c).writes.setTargetState('pg', 'STOPPED');
+    await settle(c);
+    for (const n of c.nodes) expect(n.herder.local.runtimes).toEqual([]);
+    expect(c.nodes[1]!.herder.statusStore.connector('pg')?.state).toBe('STOPPED');
+  });
+
+  it('stores provider references unresolved: the secret never reaches the config topic', async () => {
+    process.env['SHARESINK_TEST_SECRET'] = 's3cr3t-value';
+    try {
+      const c = cluster();
+      await c.add('a:1');
+      stop.push(() => c.nodes[0]!.herder.stop());
+      await leaderOf(c).writes.putConnector(
+        'pg',
+        sink(2, { 'connection.password': '${env:SHARESINK_TEST_SECRET}' }),
+        true,
+      );
+      await settle(c);
+      const topic = c.configLog.records.map((r) => `${r.key}=${r.value}`).join('\n');
+      expect(topic).toContain('${env:SHARESINK_TEST_SECRET}');
+      expect(topic).not.toContain('s3cr3t-value');
+      // resolved on the worker that runs the task
+      const runtime = c.nodes[0]!.herder.local.runtimes[0]!;
+      expect(runtime.config.raw['connection.password']).toBe('s3cr3t-value');
+    } finally {
+      delete process.env['SHARESINK_TEST_SECRET'];
+    }
+  });
+});
