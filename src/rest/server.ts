@@ -49,6 +49,11 @@ export interface RestServerOptions {
   readonly commit?: string;
   /** Ask the brokers for the cluster id shown by `GET /`. Default true. */
   readonly lookupClusterId?: boolean;
+  /**
+   * Routes added before the standalone ones, which they replace for the same method and path
+   * (`sharesink distributed` adds its connector routes and cluster `/health` here).
+   */
+  readonly routes?: (router: Router) => void;
 }
 
 export interface RestServer {
@@ -150,9 +155,13 @@ export function buildRouter(
     commit: string;
     /** For the offsets endpoints' log lines. Default: the default logger. */
     logger?: Logger;
+    /** Routes that replace the standalone ones (see RestServerOptions.routes). */
+    routes?: (router: Router) => void;
   },
 ): Router {
   const router = new Router();
+  // first: the router answers with the first route that matches a method and path
+  deps.routes?.(router);
   addConnectRoutes(router, worker, {
     version: packageVersion(),
     commit: deps.commit,
@@ -218,6 +227,7 @@ export async function startRestServer(
     clusterId: () => clusterId,
     commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
     logger: log,
+    routes: options.routes,
   });
 
   addLoggersRoutes(router, logLevels, log, worker.config.raw);
