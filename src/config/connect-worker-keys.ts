@@ -53,7 +53,6 @@ const RULES: readonly Rule[] = [
       'rest.advertised.host.name',
       'rest.advertised.port',
       'rest.advertised.listener',
-      'admin.listeners',
       'access.control.allow.origin',
       'access.control.allow.methods',
       'response.http.headers.config',

@@ -3,6 +3,7 @@ import { atLeast, between, nonEmptyString, oneOf, type Validator } from '../conn
 import { DEFAULT_CONVERTERS } from '../connect/converters/registry.js';
 import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from './converter-names.js';
 import { LISTENER_FORM, parseListener } from './listener.js';
+import { defineAdminListeners } from './admin-listeners.js';
 import { defineOverridePolicy } from './override-policy.js';
 import { defineRestSecurity } from './rest-security.js';
 import { classOrModule, GROUP_PROTOCOL_VALUES, hostPorts, MAX_TIMER_MS } from './validators.js';
@@ -162,3 +163,5 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
 defineRestSecurity(WORKER_CONFIG_DEF);
 // what connector files may override, declared beside its check (override-policy.ts)
 defineOverridePolicy(WORKER_CONFIG_DEF);
+// Connect's admin.listeners: its empty form turns /admin/loggers off (src/rest/loggers-routes.ts)
+defineAdminListeners(WORKER_CONFIG_DEF);

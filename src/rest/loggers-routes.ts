@@ -5,18 +5,11 @@
  * listener there is not opened (sharesink has one server), the endpoints stay on `listeners`.
  */
 import type { Logger } from 'pino';
+import { ADMIN_LISTENERS_KEY, adminEndpointsEnabled } from '../config/admin-listeners.js';
 import { notice } from '../logger.js';
 import { CONNECT_LEVELS, type LogLevels } from '../observability/log-levels.js';
 import { badRequest, notFound } from './errors.js';
 import type { Router } from './router.js';
-
-export const ADMIN_LISTENERS_KEY = 'admin.listeners';
-
-/** False when the worker file turns the admin endpoints off with an empty `admin.listeners`. */
-export function adminEndpointsEnabled(raw: Readonly<Record<string, string>> | undefined): boolean {
-  const value = raw?.[ADMIN_LISTENERS_KEY];
-  return value === undefined || value.trim() !== '';
-}
 
 export function addLoggersRoutes(
   router: Router,
