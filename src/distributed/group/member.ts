@@ -13,8 +13,11 @@
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { KafkaCluster, type KafkaClusterOptions } from '../../kafka/cluster.js';
-import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../../kafka/errors.js';
+import { KafkaCluster } from '../../kafka/cluster.js';
+import { KafkaErrorCode } from '../../kafka/errors.js';
+import { LOST_ERRORS, groupError, isRetriable } from './group-errors.js';
+import { Heartbeats } from './heartbeats.js';
+import type { WorkerGroupOptions } from './options.js';
 import { notice } from '../../logger.js';
 import type {
   ClusterView,
@@ -35,39 +38,9 @@ import {
   type MemberAssignment,
 } from './wire-format.js';
 
-export interface WorkerGroupOptions {
-  /** `group.id`: the worker cluster. */
-  readonly groupId: string;
-  /** `session.timeout.ms` (Connect default 10 000): the coordinator expels a member silent for this long. */
-  readonly sessionTimeoutMs: number;
-  /** `rebalance.timeout.ms` (Connect default 60 000): how long a round waits for every member to rejoin. */
-  readonly rebalanceTimeoutMs: number;
-  /** `heartbeat.interval.ms` (Connect default 3 000). */
-  readonly heartbeatIntervalMs: number;
-  /** `scheduled.rebalance.max.delay.ms` (Connect default 300 000): how long a departed worker's work waits. */
-  readonly scheduledRebalanceMaxDelayMs: number;
-  /** Bootstrap servers, client id, TLS / SASL and timeouts, as {@link KafkaCluster} takes them. */
-  readonly kafka: Omit<KafkaClusterOptions, 'logger'>;
-  readonly logger?: Logger;
-  /** A failure no retry mends (authorization, a group id used by another kind of group, a session timeout
-   * the broker refuses). The member has stopped; the worker should exit. */
-  readonly onFatal?: (error: Error) => void;
-  /** Backoff after a failed round; doubles up to `retryBackoffMaxMs`. Defaults 200 / 5 000. */
-  readonly retryBackoffMs?: number;
-  readonly retryBackoffMaxMs?: number;
-  /** Defaults to `Date.now`. */
-  readonly now?: () => number;
-  /** Tests only: while this returns true no heartbeat is sent (a hung worker). */
-  readonly suspendHeartbeats?: () => boolean;
-}
-
 const EMPTY = { connectors: [] as readonly string[], tasks: [] as readonly TaskId[] };
 
-/** Errors after which the group has gone on without us: stop everything, join afresh. */
-const LOST_ERRORS: ReadonlySet<number> = new Set([
-  KafkaErrorCode.UNKNOWN_MEMBER_ID,
-  KafkaErrorCode.ILLEGAL_GENERATION,
-]);
+export type { WorkerGroupOptions };
 
 export function createWorkerGroupMember(
   options: WorkerGroupOptions,
@@ -83,6 +56,7 @@ export class GroupMember implements WorkerGroupMember {
   readonly #cluster: KafkaCluster;
   readonly #client: GroupCoordinatorClient;
   readonly #now: () => number;
+  readonly #heartbeats: Heartbeats;
 
   #memberId = '';
   #generation = -1;
@@ -97,8 +71,6 @@ export class GroupMember implements WorkerGroupMember {
   #lost: string | undefined;
   #stopping = false;
   #wake: (() => void) | undefined;
-  #heartbeatTimer: NodeJS.Timeout | undefined;
-  #heartbeatChain = 0;
   #rejoinTimer: NodeJS.Timeout | undefined;
   #loop: Promise<void> | undefined;
   #stopped: Promise<void> | undefined;
@@ -114,6 +86,7 @@ export class GroupMember implements WorkerGroupMember {
     });
     this.#cluster = new KafkaCluster({ ...options.kafka, logger: options.logger });
     this.#client = new GroupCoordinatorClient(this.#cluster, options.groupId);
+    this.#heartbeats = new Heartbeats(options.heartbeatIntervalMs);
     let resolve!: () => void;
     let reject!: (e: Error) => void;
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
@@ -154,7 +127,7 @@ export class GroupMember implements WorkerGroupMember {
 
   async #leave(): Promise<void> {
     this.#stopping = true;
-    this.#stopHeartbeats();
+    this.#heartbeats.stop();
     if (this.#rejoinTimer) clearTimeout(this.#rejoinTimer);
     this.#wake?.();
     await this.#giveUpAll('the worker is stopping');
@@ -233,7 +206,7 @@ export class GroupMember implements WorkerGroupMember {
   async #round(): Promise<void> {
     const reason = this.#rejoin ?? 'rejoining';
     this.#rejoin = undefined;
-    this.#stopHeartbeats();
+    this.#heartbeats.stop();
     this.#state = 'joining';
     const { groupId, sessionTimeoutMs, rebalanceTimeoutMs } = this.#opts;
     const metadata = encodeMemberMetadata({ ...this.#hooks.metadata(), ...this.#owned });
@@ -259,7 +232,7 @@ export class GroupMember implements WorkerGroupMember {
     this.#memberId = join.memberId;
     this.#generation = join.generationId;
     this.#leaderId = join.leader;
-    this.#startHeartbeats();
+    this.#heartbeats.start(() => this.#beat());
     let assignments: Array<{ memberId: string; assignment: Uint8Array }> = [];
     let retry = false;
     if (join.leader === join.memberId) {
@@ -343,7 +316,7 @@ export class GroupMember implements WorkerGroupMember {
   }
 
   #groupError(code: number, api: string, reason: string): void {
-    const error = new KafkaError(code, { api, subject: `worker group ${this.#opts.groupId}` });
+    const error = groupError(code, api, this.#opts);
     if (code === KafkaErrorCode.REBALANCE_IN_PROGRESS) {
       this.#rejoin ??= reason;
     } else if (LOST_ERRORS.has(code)) {
@@ -353,31 +326,14 @@ export class GroupMember implements WorkerGroupMember {
     } else if (COORDINATOR_ERRORS.has(code)) {
       throw error; // retriable: the client forgot the coordinator, the loop backs off and finds it again
     } else {
-      throw this.#explain(error);
+      throw error;
     }
-  }
-
-  /** The non-retriable errors a user can fix, with the setting to change. */
-  #explain(error: KafkaError): KafkaError {
-    const { groupId, sessionTimeoutMs } = this.#opts;
-    const hint: Partial<Record<number, string>> = {
-      [KafkaErrorCode.INCONSISTENT_GROUP_PROTOCOL]: `group.id ${groupId} is in use by a group of another kind (a consumer group or a Kafka Connect cluster); give the sharesink workers a group.id of their own`,
-      [KafkaErrorCode.INVALID_SESSION_TIMEOUT]: `session.timeout.ms=${sessionTimeoutMs} is outside the broker's group.min.session.timeout.ms … group.max.session.timeout.ms; change session.timeout.ms`,
-      [KafkaErrorCode.GROUP_MAX_SIZE_REACHED]: `the worker group ${groupId} has reached the broker's group.max.size`,
-    };
-    const advice = hint[error.kafkaCode];
-    if (advice === undefined) return error;
-    return new KafkaError(error.kafkaCode, {
-      api: 'JoinGroup',
-      subject: `worker group ${groupId}`,
-      brokerMessage: advice,
-    });
   }
 
   #fail(err: Error): void {
     this.#log.error({ err }, 'the worker group member stopped on an error no retry mends');
     this.#stopping = true;
-    this.#stopHeartbeats();
+    this.#heartbeats.stop();
     this.#state = 'stopped';
     this.#firstRound.reject(err);
     this.#opts.onFatal?.(err);
@@ -415,26 +371,6 @@ export class GroupMember implements WorkerGroupMember {
 
   // ── heartbeats ──────────────────────────────────────────────────────────────────────────────────────
 
-  #startHeartbeats(): void {
-    this.#stopHeartbeats();
-    const chain = this.#heartbeatChain;
-    const tick = (): void => {
-      if (chain !== this.#heartbeatChain) return; // stopped, or a newer generation runs its own
-      this.#heartbeatTimer = setTimeout(
-        () => void this.#beat().finally(tick),
-        this.#opts.heartbeatIntervalMs,
-      );
-      this.#heartbeatTimer.unref?.();
-    };
-    tick();
-  }
-
-  #stopHeartbeats(): void {
-    this.#heartbeatChain++;
-    if (this.#heartbeatTimer) clearTimeout(this.#heartbeatTimer);
-    this.#heartbeatTimer = undefined;
-  }
-
   async #beat(): Promise<void> {
     if (this.#opts.suspendHeartbeats?.() === true) return;
     const generation = this.#generation;
@@ -449,7 +385,7 @@ export class GroupMember implements WorkerGroupMember {
       if (res.errorCode === KafkaErrorCode.REBALANCE_IN_PROGRESS) {
         this.requestRejoin('the coordinator started a rebalance');
       } else if (LOST_ERRORS.has(res.errorCode)) {
-        this.#stopHeartbeats();
+        this.#heartbeats.stop();
         this.#groupError(res.errorCode, 'Heartbeat', 'rejoining after losing membership');
         this.#wake?.();
       } else if (!COORDINATOR_ERRORS.has(res.errorCode)) {
@@ -459,9 +395,4 @@ export class GroupMember implements WorkerGroupMember {
       this.#log.debug({ err: (err as Error).message }, 'heartbeat failed; retrying at the next interval');
     }
   }
-}
-
-function isRetriable(err: unknown): boolean {
-  if (err instanceof KafkaConnectionError) return true;
-  return (err as { retriable?: boolean }).retriable === true;
 }
