@@ -14,6 +14,8 @@ import { loadWorkerConfig } from '../config/index.js';
 import { validateWorkerConfig } from '../config/compile-worker.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
 import type { WorkerConfig } from '../config/types.js';
+import { createWorkerGroupMember } from '../distributed/group/index.js';
+import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import {
   advertisedUrl,
   DistributedWorker,
@@ -53,11 +55,34 @@ export async function compileDistributedFile(
   return { worker: check.config, distributed };
 }
 
-export async function runDistributed(
-  workerFile: string,
-  opts: DistributedOptions,
-  member: MemberFactory,
-): Promise<void> {
+/** The production group member (src/distributed/group) for a worker's settings. */
+export function groupMemberFor(
+  worker: WorkerConfig,
+  d: DistributedConfig,
+  logger: Logger,
+  onFatal: (error: Error) => void,
+): MemberFactory {
+  return (hooks, identity) =>
+    createWorkerGroupMember(
+      {
+        groupId: d.groupId,
+        sessionTimeoutMs: d.sessionTimeoutMs,
+        rebalanceTimeoutMs: d.rebalanceTimeoutMs,
+        heartbeatIntervalMs: d.heartbeatIntervalMs,
+        scheduledRebalanceMaxDelayMs: d.scheduledRebalanceMaxDelayMs,
+        kafka: {
+          ...kafkajsSecurityOptions(worker.security?.admin),
+          brokers: worker.bootstrapServers,
+          clientId: `${worker.clientId}-worker-${identity.workerId}`,
+        },
+        logger,
+        onFatal,
+      },
+      hooks,
+    );
+}
+
+export async function runDistributed(workerFile: string, opts: DistributedOptions): Promise<void> {
   const interactive = process.stderr.isTTY === true;
   const { worker, distributed } = await compileDistributedFile(workerFile);
   const logger = createCliLogger({
@@ -70,10 +95,22 @@ export async function runDistributed(
     logger,
     onWaiting: interactive ? (message) => process.stderr.write(`sharesink: ${message}\n`) : undefined,
   });
-  const w = new DistributedWorker({ worker, distributed, member, logger });
   // a signal during start-up stops the worker; the REST server, once there, closes after it
   const started: { rest?: RestServer } = {};
   const exit = (code: number) => process.exit(code);
+  const onFatal = (err: Error) => {
+    logger.fatal({ err }, 'the worker cannot stay in its group; stopping');
+    void w
+      .stop()
+      .then(() => started.rest?.close())
+      .finally(() => exit(1));
+  };
+  const w = new DistributedWorker({
+    worker,
+    distributed,
+    member: groupMemberFor(worker, distributed, logger, onFatal),
+    logger,
+  });
   stopOnSignals(w, () => started.rest, logger, exit);
   const rest = await startRestServer(w, { logger, routes: (router) => addDistributedRoutes(router, w) });
   started.rest = rest;

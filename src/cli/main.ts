@@ -20,6 +20,7 @@ import { taskMachine } from '../machines/task.js';
 import { toDot, toMermaid } from '../machines/diagram.js';
 import { checkClusterFor } from './check-cluster.js';
 import { compileFiles } from './compile-files.js';
+import { runDistributed, type DistributedOptions } from './distributed.js';
 import { chooseLogLevel, createCliLogger, LOG_FORMATS, type LogFormat } from './cli-logger.js';
 import { showProgress } from './progress.js';
 import { StatusLine } from './status-line.js';
@@ -163,6 +164,32 @@ export function buildProgram(): Command {
     .option('--no-progress', 'no live progress line, even on a terminal')
     .action(async (workerFile: string, connectorFiles: string[], opts) => {
       await standalone(workerFile, connectorFiles, opts as StandaloneOptions);
+    });
+
+  program
+    .command('distributed')
+    .description(
+      'run one worker of a cluster coordinated through Kafka, like connect-distributed; connectors are managed over the REST API of any worker',
+    )
+    .argument(
+      '<worker.properties>',
+      'worker config (bootstrap.servers, group.id, config.storage.topic, status.storage.topic, listeners)',
+    )
+    .addOption(
+      new Option('--log-level <level>', "log level; wins over the worker file's log.level").choices(
+        LOG_LEVELS,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'readable lines (pretty) or JSON; auto: pretty on a terminal, JSON otherwise',
+      )
+        .choices(LOG_FORMATS)
+        .default('auto'),
+    )
+    .action(async (workerFile: string, opts) => {
+      await runDistributed(workerFile, opts as DistributedOptions);
     });
 
   program

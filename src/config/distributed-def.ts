@@ -28,7 +28,7 @@ function replicationFactor(): Validator<number | null> {
 function requiredTopic(): Validator<string | null> {
   const topic = optionalTopicName();
   return {
-    check: (v) => (v === null || v.trim() === '' ? 'is empty' : topic.check(v)),
+    check: (v) => (v === null ? undefined : v.trim() === '' ? 'is empty' : topic.check(v)),
     describe: () => topic.describe(),
   };
 }

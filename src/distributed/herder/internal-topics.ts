@@ -4,10 +4,13 @@
  * the cluster (not compacted: old configs would be deleted by retention; several config partitions: no
  * total order of writes).
  */
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DistributedConfig } from '../../config/distributed-def.js';
 import { SharesinkError } from '../../errors.js';
+
+/** kafkajs's ConfigResourceTypes.TOPIC (the enum is not a named export Node's ESM loader sees). */
+const TOPIC_RESOURCE = 2;
 
 export class InternalTopicError extends SharesinkError {
   readonly problems: readonly string[];
@@ -81,7 +84,7 @@ export async function ensureInternalTopics(admin: Admin, d: DistributedConfig, l
   const configs = await admin.describeConfigs({
     includeSynonyms: false,
     resources: wanted.map((w) => ({
-      type: ConfigResourceTypes.TOPIC,
+      type: TOPIC_RESOURCE,
       name: w.topic,
       configNames: ['cleanup.policy'],
     })),

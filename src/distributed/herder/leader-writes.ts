@@ -39,6 +39,8 @@ export class LeaderWrites {
       const exists = this.#h.state.connector(name) !== undefined;
       if (create && exists) throw conflict(`Connector ${name} already exists`);
       await this.#write({ kind: 'connector', name, config });
+      // the task configs are computed from the config just written: read it back first
+      await this.#h.configLog.readToEnd(this.#h.distributed.workerSyncTimeoutMs);
       await this.#commitTasks(name);
       this.#log.info({ connector: name, created: !exists }, 'connector config written');
       return { created: !exists };

@@ -5,7 +5,7 @@
  * position it has applied up to, which `readToEnd()` compares with the latest offsets.
  */
 import { randomUUID } from 'node:crypto';
-import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Admin, type Consumer, type Kafka, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { SharesinkError } from '../../errors.js';
 
@@ -64,6 +64,8 @@ export class KafkaTopicLog implements TopicLog {
       retry: { retries: 10 },
     });
     this.#producer = o.kafka.producer({
+      // Java's partitioner: a status key lands where a Java client would put it
+      createPartitioner: Partitioners.DefaultPartitioner,
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
