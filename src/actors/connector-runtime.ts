@@ -148,6 +148,13 @@ export class ConnectorRuntime {
     return this.ledger.lockCounters(this.instance?.supervisor?.counters);
   }
 
+  /** Age of the oldest acquisition lock the tasks hold now (share mode), 0 when none. */
+  get oldestLockAgeMs(): number {
+    const supervisor = this.instance?.supervisor;
+    const at = supervisor?.oldestAcquiredAt();
+    return supervisor === undefined || at === undefined ? 0 : Math.max(0, supervisor.now() - at);
+  }
+
   /** The operator stopped the connector (Connect's STOPPED): no tasks, no instance, config kept. */
   get isHalted(): boolean {
     return isHalted(this.actor.getSnapshot());

@@ -115,6 +115,20 @@ export class LockSupervisor {
     return this.#watches.size;
   }
 
+  /**
+   * When the oldest lock still held was acquired (the supervisor's clock), or undefined when no share
+   * batch is watched. For `/metrics` at scrape time: a walk over the batches in flight, a few per task.
+   */
+  oldestAcquiredAt(): number | undefined {
+    let oldest: number | undefined;
+    for (const w of this.#watches.values()) {
+      if (!w.share) continue;
+      const at = w.batch.getSnapshot().context.acquiredAt;
+      if (oldest === undefined || at < oldest) oldest = at;
+    }
+    return oldest;
+  }
+
   /** The supervisor's clock: stamp `acquiredAt` and renew send times with it. */
   now(): number {
     return this.#clock.now();

@@ -48,6 +48,26 @@ export const TASK_COUNTERS = {
   putMsMax: 'The longest put() call, in milliseconds.',
 } as const satisfies Record<keyof TaskCountersSnapshot, string>;
 
+/** Upper bounds of the put-time histogram, in milliseconds (`/metrics` shows them in seconds). */
+export const PUT_MS_BUCKETS = [
+  5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000,
+] as const;
+/** Delivery counts with a bucket of their own; higher ones share the last (`+Inf`). */
+export const DELIVERY_COUNT_BUCKETS = [1, 2, 3, 4, 5] as const;
+
+/**
+ * Histograms for `/metrics`, per bucket (not cumulative): `deliveryCounts[i]` records fetched with delivery
+ * count `DELIVERY_COUNT_BUCKETS[i]` (the last slot: above 5); `putMs[i]` puts that took at most
+ * `PUT_MS_BUCKETS[i]` ms and more than the bound before (the last slot: longer). Kept out of the
+ * snapshot: the summary and the counters ledger add up plain numbers only.
+ */
+export interface TaskHistograms {
+  readonly deliveryCounts: readonly number[];
+  readonly putMs: readonly number[];
+  /** Milliseconds of the puts in `putMs` (the snapshot's putMsTotal also counts earlier task instances). */
+  readonly putMsSum: number;
+}
+
 export class TaskCounters implements TaskCountersSnapshot {
   batches = 0;
   recordsAcquired = 0;
@@ -64,11 +84,19 @@ export class TaskCounters implements TaskCountersSnapshot {
   putsLostWithThread = 0;
   putMsTotal = 0;
   putMsMax = 0;
+  readonly #deliveryCounts = new Array<number>(DELIVERY_COUNT_BUCKETS.length + 1).fill(0);
+  readonly #putMs = new Array<number>(PUT_MS_BUCKETS.length + 1).fill(0);
+  #putMsSum = 0;
 
   onBatch(count: number, records: ReadonlyArray<{ deliveryCount?: number | undefined }>): void {
     this.batches++;
     this.recordsAcquired += count;
-    for (const r of records) if ((r.deliveryCount ?? 1) > 1) this.recordsRedelivered++;
+    const last = DELIVERY_COUNT_BUCKETS.length;
+    for (const r of records) {
+      const d = r.deliveryCount ?? 1;
+      if (d > 1) this.recordsRedelivered++;
+      this.#deliveryCounts[d > last ? last : d - 1]!++;
+    }
   }
 
   onPut(result: PutResult, recordCount: number): void {
@@ -78,6 +106,14 @@ export class TaskCounters implements TaskCountersSnapshot {
     if (result.kind === 'aborted' && result.threadLost === true) this.putsLostWithThread++;
     this.putMsTotal += result.durationMs;
     if (result.durationMs > this.putMsMax) this.putMsMax = result.durationMs;
+    let i = 0;
+    while (i < PUT_MS_BUCKETS.length && result.durationMs > PUT_MS_BUCKETS[i]!) i++;
+    this.#putMs[i]!++;
+    this.#putMsSum += result.durationMs;
+  }
+
+  histograms(): TaskHistograms {
+    return { deliveryCounts: [...this.#deliveryCounts], putMs: [...this.#putMs], putMsSum: this.#putMsSum };
   }
 
   onOutcome(output: BatchOutput, recordCount: number): void {

@@ -100,6 +100,7 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     poolPutsPerThread: values['pool.puts.per.thread'],
     poolAbortGraceMs: values['pool.abort.grace.ms'],
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
+    lagPollIntervalMs: values['metrics.lag.poll.interval.ms'],
     listeners: values['listeners'],
     rest: rest.security,
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],

@@ -30,6 +30,8 @@ export interface WorkerConfig {
   readonly poolPutsPerThread?: number;
   /** `pool.abort.grace.ms`: how long an aborted put may run on before its thread is terminated. Default 1000. */
   readonly poolAbortGraceMs?: number;
+  /** `metrics.lag.poll.interval.ms`: how often `/metrics` reads share lag while scraped. Default 30000. */
+  readonly lagPollIntervalMs?: number;
   /** `task.shutdown.graceful.timeout.ms` (Connect's name). Default 5000. */
   readonly shutdownGraceMs: number;
   /**

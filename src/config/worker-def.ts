@@ -139,6 +139,16 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
       "How long `sharesink standalone` keeps trying to reach `bootstrap.servers` at start before it gives up with exit code 1. The first failure is reported once, with the address and the socket error; `0` tries once. Connect bounds the same wait (the worker's cluster-id lookup at start) with its admin client's `default.api.timeout.ms`.",
   })
   .define({
+    name: 'metrics.lag.poll.interval.ms',
+    type: 'long',
+    default: 30_000,
+    validator: between(1000, MAX_TIMER_MS),
+    importance: 'low',
+    group,
+    documentation:
+      "How often `/metrics` reads each share-mode connector's lag from the broker (DescribeShareGroupOffsets, one request per connector to its group coordinator). Read only while `/metrics` is scraped: a scrape shows the last reading and starts a new one in the background when the last is older than this, so the lag series appear from the scrape after the first reading. See docs/rest-api.md.",
+  })
+  .define({
     name: 'task.shutdown.graceful.timeout.ms',
     type: 'long',
     default: 5000,

@@ -11,6 +11,8 @@ import {
   SHARE_CONSUMER_COUNTERS,
   type ShareConsumerMetricsSnapshot,
 } from '../kafka/share/share-consumer-metrics.js';
+import type { ConnectorLag } from '../offsets/share-lag-poller.js';
+import { addConnectorBacklog, addTaskBacklog } from './backlog-metrics.js';
 import type { EventLoopDelay } from './process-metrics.js';
 import type { MetricFamily, MetricType, Sample } from './prometheus.js';
 import type { RestWorker } from './worker-view.js';
@@ -55,10 +57,23 @@ export interface ProcessReadings {
   readonly eventLoop: EventLoopDelay;
 }
 
-export function collectMetrics(worker: RestWorker, proc: ProcessReadings): MetricFamily[] {
+export function collectMetrics(
+  worker: RestWorker,
+  proc: ProcessReadings,
+  /** The share lag poller's last reading per connector name (share mode). */
+  shareLag?: ReadonlyMap<string, ConnectorLag>,
+): MetricFamily[] {
   const f = new Families();
+  const add = f.add.bind(f);
   for (const c of worker.connectors) {
     const connector = c.config.name;
+    addConnectorBacklog(
+      add,
+      connector,
+      shareLag?.get(connector),
+      c.oldestLockAgeMs,
+      c.config.groupProtocol === 'share',
+    );
     for (const s of CONNECT_STATES)
       f.add(
         'connector_state',
@@ -91,6 +106,7 @@ export function collectMetrics(worker: RestWorker, proc: ProcessReadings): Metri
         labels,
         value: t.inFlight,
       });
+      addTaskBacklog(add, labels, t);
       for (const [field, help] of TASK_COUNTER_FIELDS)
         f.add(`task_${snake(field)}_total`, help, 'counter', { labels, value: t.counters[field] });
       // a classic task's snapshot carries these too (ClassicTaskCounters)

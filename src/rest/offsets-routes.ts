@@ -27,7 +27,7 @@ function requireStopped(c: RestConnector): void {
     );
 }
 
-function offsetsConfig(c: RestConnector) {
+export function offsetsConfig(c: RestConnector) {
   return {
     name: c.config.name,
     groupProtocol: c.config.groupProtocol,

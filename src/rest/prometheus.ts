@@ -2,12 +2,12 @@
  * Prometheus text exposition format (version 0.0.4): `# HELP`, `# TYPE`, then one line per sample.
  * Pure formatting; what is measured lives in metrics.ts.
  */
-export type MetricType = 'counter' | 'gauge' | 'summary';
+export type MetricType = 'counter' | 'gauge' | 'summary' | 'histogram';
 
 export interface Sample {
   readonly labels?: Readonly<Record<string, string>>;
   readonly value: number;
-  /** Appended to the family name: `_sum` / `_count` for a summary. */
+  /** Appended to the family name: `_sum` / `_count` for a summary, also `_bucket` for a histogram. */
   readonly suffix?: string;
 }
 

@@ -27,7 +27,8 @@ import { healthReport } from './health.js';
 import { MachineEvents } from './machine-events.js';
 import { machinesPage } from './machines-page.js';
 import { collectMetrics } from './metrics.js';
-import { addOffsetsRoutes } from './offsets-routes.js';
+import { ShareLagPoller } from '../offsets/share-lag-poller.js';
+import { addOffsetsRoutes, offsetsConfig } from './offsets-routes.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { CONTENT_TYPE, formatPrometheus } from './prometheus.js';
 import { Router, type RestRequest, type RestResponse } from './router.js';
@@ -150,6 +151,8 @@ export function buildRouter(
   deps: {
     events: MachineEvents;
     processMetrics: ProcessMetrics;
+    /** Share lag for /metrics; none: no lag series. */
+    lagPoller?: ShareLagPoller;
     workerId: () => string;
     clusterId: () => string | undefined;
     commit: string;
@@ -177,17 +180,24 @@ export function buildRouter(
     return page;
   };
   router
-    .add('GET', '/metrics', () => ({
-      status: 200,
-      contentType: CONTENT_TYPE,
-      text: formatPrometheus(
-        collectMetrics(worker, {
-          memory: process.memoryUsage(),
-          uptimeSeconds: process.uptime(),
-          eventLoop: deps.processMetrics.eventLoopDelay(),
-        }),
-      ),
-    }))
+    .add('GET', '/metrics', () => {
+      const shareLag = deps.lagPoller?.scrape(worker.connectors.map(offsetsConfig));
+      return {
+        status: 200,
+        contentType: CONTENT_TYPE,
+        text: formatPrometheus(
+          collectMetrics(
+            worker,
+            {
+              memory: process.memoryUsage(),
+              uptimeSeconds: process.uptime(),
+              eventLoop: deps.processMetrics.eventLoopDelay(),
+            },
+            shareLag,
+          ),
+        ),
+      };
+    })
     .add('GET', '/health', () => {
       const { status, body } = healthReport(worker);
       return { status, json: body };
@@ -218,11 +228,13 @@ export async function startRestServer(
   const { host, port } = parsed;
   const events = new MachineEvents(worker);
   const processMetrics = new ProcessMetrics();
+  const lagPoller = new ShareLagPoller(worker.config, worker.config.lagPollIntervalMs ?? 30_000, log);
   let workerId = `${host}:${port}`;
   let clusterId: string | undefined;
   const router = buildRouter(worker, {
     events,
     processMetrics,
+    lagPoller,
     workerId: () => workerId,
     clusterId: () => clusterId,
     commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
@@ -317,6 +329,7 @@ export async function startRestServer(
       closing ??= new Promise<void>((resolve) => {
         events.close();
         processMetrics.close();
+        void lagPoller.close();
         void cluster?.close().catch(() => undefined);
         server.close(() => resolve());
         server.closeIdleConnections();

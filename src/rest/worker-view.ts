@@ -21,6 +21,8 @@ export interface RestConnector {
   readonly taskConfigs: ReadonlyArray<Readonly<Record<string, string>>>;
   readonly poolThreads: number;
   readonly lockCounters: Readonly<Record<string, number>> | undefined;
+  /** Age of the oldest acquisition lock held now (share mode); `/metrics` shows 0 when absent. */
+  readonly oldestLockAgeMs?: number;
   readonly actors: { connector: ActorLike; tasks: readonly ActorLike[] };
   taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
   taskMetrics(): readonly TaskMetrics[];

@@ -184,6 +184,7 @@ export class TaskSlots {
       counters: this.countersOf(t),
       inFlight: t.runner.inFlight,
       consumer: this.o.ledger.consumerCounters(t.id, t.consumer?.metrics.snapshot()),
+      histograms: t.runner.counters.histograms?.(),
     }));
   }
 

@@ -1,13 +1,13 @@
 /** The shapes a connector runtime shows: to the worker, to REST and /metrics, and of a task runner. */
 import type { ShareConsumerMetricsSnapshot } from '../../kafka/share/share-consumer-metrics.js';
-import type { TaskCountersSnapshot } from '../task-counters.js';
+import type { TaskCountersSnapshot, TaskHistograms } from '../task-counters.js';
 
 /** What the connector runtime needs of a task runner, in either mode. */
 export interface TaskRunner {
   start(): Promise<void>;
   stop(): Promise<void>;
   readonly inFlight: number;
-  readonly counters: { snapshot(): TaskCountersSnapshot };
+  readonly counters: { snapshot(): TaskCountersSnapshot; histograms?(): TaskHistograms };
   /** Stop / resume fetching (classic mode; share mode pauses through the consumer's FetchGate). */
   pause?(): void;
   resume?(): void;
@@ -24,6 +24,8 @@ export interface TaskMetrics {
   readonly inFlight: number;
   /** Share mode: the task's share consumer counters. */
   readonly consumer: ShareConsumerMetricsSnapshot | undefined;
+  /** Delivery counts and put times of the current task instance (they start over on a task restart). */
+  readonly histograms?: TaskHistograms | undefined;
 }
 
 /** Which instances `restart()` restarts (Connect's `includeTasks` / `onlyFailed`, KIP-745). */

@@ -19,6 +19,7 @@ describe('compileWorkerConfig', () => {
       poolPutsPerThread: 16,
       poolAbortGraceMs: 1000,
       shutdownGraceMs: 5000,
+      lagPollIntervalMs: 30_000,
       listeners: [],
       // no TLS, no authentication, /health exempt (were authentication set)
       rest: { auth: { exemptPaths: ['/health'] } },
