@@ -24,9 +24,9 @@ export function groupError(
     [KafkaErrorCode.INVALID_SESSION_TIMEOUT]: `session.timeout.ms=${sessionTimeoutMs} is outside the broker's group.min.session.timeout.ms … group.max.session.timeout.ms; change session.timeout.ms`,
     [KafkaErrorCode.GROUP_MAX_SIZE_REACHED]: `the worker group ${groupId} has reached the broker's group.max.size`,
   };
+  const advice = hint[code];
   return new KafkaError(code, {
     api,
-    subject: `worker group ${groupId}`,
-    brokerMessage: hint[code] ?? null,
+    subject: advice === undefined ? `worker group ${groupId}` : `worker group ${groupId}: ${advice}`,
   });
 }
