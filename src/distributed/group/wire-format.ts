@@ -3,7 +3,7 @@
  * {@link PROTOCOL_TYPE}, protocol name {@link PROTOCOL_NAME}): UTF-8 JSON objects with a `version` field.
  *
  * JSON rather than a binary layout: the bytes are small (a few hundred per member), written once per
- * rebalance, and readable with `kafka-consumer-groups --describe --members --verbose`. Offsets are decimal
+ * rebalance, and readable by eye (describeGroups member metadata, a packet dump). Offsets are decimal
  * strings (a bigint does not survive JSON as a number). A reader accepts any `version` ≥ 1 and ignores fields
  * it does not know, so a newer worker can add fields without breaking an older one in the same cluster;
  * a breaking change gets a new protocol name (`sharesink-cooperative-v2`), which the coordinator negotiates.
