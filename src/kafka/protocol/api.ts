@@ -22,6 +22,9 @@ export const ApiKey = {
   ShareGroupDescribe: 77,
   ShareFetch: 78,
   ShareAcknowledge: 79,
+  DescribeShareGroupOffsets: 90,
+  AlterShareGroupOffsets: 91,
+  DeleteShareGroupOffsets: 92,
 } as const;
 
 /** One Kafka API: its key, the versions we implement, and how to encode / decode a version of it. */

@@ -35,3 +35,4 @@ export * from './messages/sync-group.js';
 export * from './messages/heartbeat.js';
 export * from './messages/leave-group.js';
 export * from './messages/create-topics.js';
+export * from './messages/share-group-offsets.js';

@@ -3,8 +3,9 @@ import {
   AlterShareGroupOffsets,
   DeleteShareGroupOffsets,
   DescribeShareGroupOffsets,
-} from '../../../src/kafka/protocol/messages/share-group-offsets.js';
-import { Writer, buildRequest } from '../../../src/kafka/protocol/index.js';
+  Writer,
+  buildRequest,
+} from '../../../src/kafka/protocol/index.js';
 
 const TOPIC_ID = 'Ej5FZ-ibEtOkVkJmFBdAAA';
 

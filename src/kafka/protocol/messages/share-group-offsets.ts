@@ -7,7 +7,7 @@
  * topics and answers one error per topic. Alter and Delete answer NON_EMPTY_GROUP while the group has
  * members.
  */
-import type { ApiDefinition } from '../api.js';
+import { ApiKey, type ApiDefinition } from '../api.js';
 import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
 
@@ -82,7 +82,7 @@ export const DescribeShareGroupOffsets: ApiDefinition<
   DescribeShareGroupOffsetsRequest,
   DescribeShareGroupOffsetsResponse
 > = {
-  apiKey: 90,
+  apiKey: ApiKey.DescribeShareGroupOffsets,
   name: 'DescribeShareGroupOffsets',
   minVersion: 0,
   maxVersion: 1,
@@ -141,7 +141,7 @@ export const AlterShareGroupOffsets: ApiDefinition<
   AlterShareGroupOffsetsRequest,
   AlterShareGroupOffsetsResponse
 > = {
-  apiKey: 91,
+  apiKey: ApiKey.AlterShareGroupOffsets,
   name: 'AlterShareGroupOffsets',
   minVersion: 0,
   maxVersion: 0,
@@ -196,7 +196,7 @@ export const DeleteShareGroupOffsets: ApiDefinition<
   DeleteShareGroupOffsetsRequest,
   DeleteShareGroupOffsetsResponse
 > = {
-  apiKey: 92,
+  apiKey: ApiKey.DeleteShareGroupOffsets,
   name: 'DeleteShareGroupOffsets',
   minVersion: 0,
   maxVersion: 0,
