@@ -7,7 +7,7 @@ import { printableConfig } from '../config/printable.js';
 import type { WorkerConfig } from '../config/types.js';
 import { connectorInfo, connectorStatus, taskInfos, taskStatus } from './connect-shapes.js';
 import { badRequest, notFound, notSupported } from './errors.js';
-import { listPlugins, validateConfig } from './plugins.js';
+import { listPlugins, pluginConfig, validateConfig } from './plugins.js';
 import type { RestRequest, RestResponse, Router } from './router.js';
 import type { RestConnector, RestWorker } from './worker-view.js';
 
@@ -40,6 +40,7 @@ function taskIdOf(c: RestConnector, req: RestRequest): number {
 const flag = (req: RestRequest, name: string) => req.query.get(name)?.toLowerCase() === 'true';
 
 export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectRoutesOptions): void {
+  const running = () => worker.connectors.map((c) => c.config.connectorClass);
   router
     .add('GET', '/', () => {
       const body: Record<string, string> = { version: o.version, commit: o.commit };
@@ -112,15 +113,29 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
       await c.restartTask(taskIdOf(c, req));
       return { status: 204 };
     })
-    .add('GET', '/connector-plugins', async () =>
-      json(await listPlugins(worker.connectors.map((c) => c.config.connectorClass))),
+    // KIP-769: connectorsOnly=false adds converters, header converters, transformations and predicates
+    .add('GET', '/connector-plugins', async (req) =>
+      json(
+        await listPlugins(running(), {
+          connectorsOnly: req.query.get('connectorsOnly')?.toLowerCase() !== 'false',
+        }),
+      ),
     )
+    .add('GET', '/connector-plugins/:plugin/config', async (req) => {
+      const name = req.params['plugin']!;
+      const keys = await pluginConfig(name, running());
+      if (keys === undefined)
+        throw notFound(`Unknown plugin ${name}. Listed plugins: GET /connector-plugins?connectorsOnly=false`);
+      return json(keys);
+    })
     .add('PUT', '/connector-plugins/:plugin/config/validate', async (req) => {
       const body = await req.json();
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         throw badRequest('The body must be a JSON object of connector settings');
       const props: Record<string, string> = {};
       for (const [k, v] of Object.entries(body as Record<string, unknown>)) props[k] = String(v);
-      return json(await validateConfig(req.params['plugin']!, props, worker.config as WorkerConfig));
+      return json(
+        await validateConfig(req.params['plugin']!, props, worker.config as WorkerConfig, running()),
+      );
     });
 }

@@ -1,71 +1,21 @@
 /**
- * `GET /connector-plugins` and `PUT /connector-plugins/{class}/config/validate`: the built-in sinks
- * (one entry per module, under the name Connect users know), plus the classes of the running
- * connectors, and config validation in Connect's ConfigInfos shape.
+ * `PUT /connector-plugins/{class}/config/validate`: config validation in Connect's ConfigInfos shape
+ * (the plugin list and `/config` are in plugin-catalog.ts).
  */
 import { HIDDEN } from '../config/printable.js';
 import { isSecretSecurityKey } from '../kafka/security/index.js';
-import {
-  BUILTIN_CONNECTORS,
-  loadConnectorModule,
-  resolveConnectorModule,
-} from '../connect/connector-module.js';
+import { loadConnectorModule, resolveConnectorModule } from '../connect/connector-module.js';
 import type { ConfigKey } from '../connect/config-def.js';
 import { CONNECTOR_CONFIG_DEF } from '../config/connector-def.js';
 import { validateConnectorConfig } from '../config/compile-connector.js';
 import type { WorkerConfig } from '../config/types.js';
+import { badRequest } from './errors.js';
+import { configKeyInfo, isKnownConnector, type ConfigKeyInfo } from './plugin-catalog.js';
 
-export interface PluginInfo {
-  class: string;
-  type: 'sink';
-  version: string;
-}
-
-/** The first name of each built-in module, in declaration order, is the one listed. */
-function builtinClasses(): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const [name, module] of Object.entries(BUILTIN_CONNECTORS)) {
-    if (seen.has(module)) continue;
-    seen.add(module);
-    out.push(name);
-  }
-  return out;
-}
-
-async function versionOf(connectorClass: string): Promise<string> {
-  try {
-    const module = await loadConnectorModule(resolveConnectorModule(connectorClass));
-    return new module.connector().version();
-  } catch {
-    return 'unknown';
-  }
-}
-
-export async function listPlugins(running: readonly string[]): Promise<PluginInfo[]> {
-  const classes = builtinClasses();
-  for (const c of running) {
-    if (BUILTIN_CONNECTORS[c] === undefined && !classes.includes(c)) classes.push(c);
-  }
-  return Promise.all(
-    classes.map(async (c) => ({ class: c, type: 'sink' as const, version: await versionOf(c) })),
-  );
-}
+export { listPlugins, pluginConfig, type PluginInfo } from './plugin-catalog.js';
 
 interface ConfigValueInfo {
-  definition: {
-    name: string;
-    type: string;
-    required: boolean;
-    default_value: string | null;
-    importance: string;
-    documentation: string;
-    group: string | null;
-    width: string;
-    display_name: string;
-    dependents: string[];
-    order: number;
-  };
+  definition: ConfigKeyInfo;
   value: {
     name: string;
     value: string | null;
@@ -82,11 +32,6 @@ export interface ConfigInfos {
   configs: ConfigValueInfo[];
 }
 
-function defaultText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return Array.isArray(value) ? value.join(',') : String(value);
-}
-
 function entry(
   key: ConfigKey,
   order: number,
@@ -94,19 +39,7 @@ function entry(
   errors: string[],
 ): ConfigValueInfo {
   return {
-    definition: {
-      name: key.name,
-      type: key.type.toUpperCase(),
-      required: key.required,
-      default_value: defaultText(key.default),
-      importance: key.importance.toUpperCase(),
-      documentation: key.documentation,
-      group: key.group ?? null,
-      width: 'NONE',
-      display_name: key.displayName ?? key.name,
-      dependents: [],
-      order,
-    },
+    definition: configKeyInfo(key, order),
     value: { name: key.name, value: shownValue(key, props), recommended_values: [], errors, visible: true },
   };
 }
@@ -135,16 +68,35 @@ function byKey(problems: readonly string[]): Map<string, string[]> {
  * Validates a connector config as `start` would: the runtime's settings, then the connector's own
  * `validate()`. Connect answers 200 with `error_count`, also when the config is invalid.
  */
+/** Connect's rule, `FileStreamSinkConnector` matches `FileStreamSink`, or the same built-in module by another name. */
+function samePlugin(included: string, requested: string): boolean {
+  const normal = (n: string) =>
+    n.endsWith('Connector') && n.length > 'Connector'.length ? n.slice(0, -9) : n;
+  return (
+    normal(included).endsWith(normal(requested)) ||
+    resolveConnectorModule(included) === resolveConnectorModule(requested)
+  );
+}
+
 export async function validateConfig(
   connectorClass: string,
   props: Readonly<Record<string, string>>,
   worker: WorkerConfig,
+  running: readonly string[] = [],
 ): Promise<ConfigInfos> {
-  const full = { ...props, 'connector.class': props['connector.class'] ?? connectorClass };
+  const included = props['connector.class'];
+  if (included !== undefined && !samePlugin(included, connectorClass))
+    throw badRequest(`Included connector type ${included} does not match request type ${connectorClass}`);
+  const full = { ...props, 'connector.class': included ?? connectorClass };
   const check = validateConnectorConfig(full, worker);
   const problems = byKey(check.problems);
   const keys: ConfigKey[] = [...CONNECTOR_CONFIG_DEF.configKeys()];
   try {
+    // a module no running connector uses is not imported for a request: that would run its code
+    if (!isKnownConnector(full['connector.class'], running))
+      throw new Error(
+        `${full['connector.class']} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins) or the connector.class of a running connector (check other modules with sharesink validate)`,
+      );
     const module = await loadConnectorModule(resolveConnectorModule(full['connector.class']));
     const connector = new module.connector();
     keys.push(...connector.config().configKeys());

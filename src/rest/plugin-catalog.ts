@@ -1,0 +1,157 @@
+/**
+ * The plugins this worker has, as Connect's `/connector-plugins` lists them (KIP-769): the built-in
+ * sinks (one entry per module, under the name Connect users know) and the classes of the running
+ * connectors, and with `connectorsOnly=false` the built-in transformations, predicates, converters
+ * and header converters under Connect's class names. Only these are looked at over REST: a module
+ * path no running connector uses is never imported on a request's behalf.
+ */
+import { readFileSync } from 'node:fs';
+import type { ConfigKey } from '../connect/config-def.js';
+import {
+  BUILTIN_CONNECTORS,
+  loadConnectorModule,
+  resolveConnectorModule,
+} from '../connect/connector-module.js';
+import {
+  BUILTIN_PREDICATE_LIST,
+  BUILTIN_PREDICATES,
+  BUILTIN_TRANSFORM_LIST,
+  BUILTIN_TRANSFORMS,
+} from '../connect/transforms/builtins.js';
+import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from '../config/converter-names.js';
+
+export type PluginType = 'sink' | 'converter' | 'header_converter' | 'transformation' | 'predicate';
+
+export interface PluginInfo {
+  class: string;
+  type: PluginType;
+  version: string;
+}
+
+/** Connect's ConfigKeyInfo: one setting's definition. */
+export interface ConfigKeyInfo {
+  name: string;
+  type: string;
+  required: boolean;
+  default_value: string | null;
+  importance: string;
+  documentation: string;
+  group: string | null;
+  width: string;
+  display_name: string;
+  dependents: string[];
+  order: number;
+}
+
+/** The version built-in transforms and converters report, as Connect's report Kafka's: sharesink's. */
+export function packageVersion(): string {
+  try {
+    // src/rest and dist/rest both sit two levels below the package root
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function defaultText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+export function configKeyInfo(key: ConfigKey, order: number): ConfigKeyInfo {
+  return {
+    name: key.name,
+    type: key.type.toUpperCase(),
+    required: key.required,
+    default_value: defaultText(key.default),
+    importance: key.importance.toUpperCase(),
+    documentation: key.documentation,
+    group: key.group ?? null,
+    width: 'NONE',
+    display_name: key.displayName ?? key.name,
+    dependents: [],
+    order,
+  };
+}
+
+/** The first name of each built-in module, in declaration order, is the one listed. */
+function builtinConnectorClasses(): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const [name, module] of Object.entries(BUILTIN_CONNECTORS)) {
+    if (seen.has(module)) continue;
+    seen.add(module);
+    out.push(name);
+  }
+  return out;
+}
+
+/** A connector class this worker may load for a request: a built-in name or a running connector's class. */
+export function isKnownConnector(name: string, running: readonly string[]): boolean {
+  return BUILTIN_CONNECTORS[name] !== undefined || running.includes(name);
+}
+
+async function connectorVersion(connectorClass: string): Promise<string> {
+  try {
+    const module = await loadConnectorModule(resolveConnectorModule(connectorClass));
+    return new module.connector().version();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const fullNames = (names: readonly string[]) => names.filter((n) => n.includes('.'));
+
+export async function listPlugins(
+  running: readonly string[],
+  options: { connectorsOnly?: boolean } = {},
+): Promise<PluginInfo[]> {
+  const classes = builtinConnectorClasses();
+  for (const c of running) {
+    if (BUILTIN_CONNECTORS[c] === undefined && !classes.includes(c)) classes.push(c);
+  }
+  const connectors = await Promise.all(
+    classes.map(async (c) => ({ class: c, type: 'sink' as const, version: await connectorVersion(c) })),
+  );
+  if (options.connectorsOnly !== false) return connectors;
+  const version = packageVersion();
+  const of = (type: PluginType, names: readonly string[]): PluginInfo[] =>
+    names.map((c) => ({ class: c, type, version }));
+  return [
+    ...connectors,
+    ...of('converter', fullNames(BUILTIN_VALUE_CONVERTERS)),
+    ...of('header_converter', fullNames(BUILTIN_HEADER_CONVERTERS)),
+    ...of(
+      'transformation',
+      BUILTIN_TRANSFORM_LIST.map((t) => t.className),
+    ),
+    ...of(
+      'predicate',
+      BUILTIN_PREDICATE_LIST.map((p) => p.className),
+    ),
+  ];
+}
+
+/**
+ * `GET /connector-plugins/{plugin}/config`: the plugin's own settings, by any name it is known by
+ * (Connect's class name, the short name). Converters declare none here (as Connect's that do not
+ * implement config()); undefined for a plugin this worker does not have.
+ */
+export async function pluginConfig(
+  name: string,
+  running: readonly string[],
+): Promise<ConfigKeyInfo[] | undefined> {
+  const transform = BUILTIN_TRANSFORMS.get(name) ?? BUILTIN_PREDICATES.get(name);
+  if (transform !== undefined)
+    return transform.def.configKeys().map((k) => configKeyInfo(k as ConfigKey, -1));
+  if (BUILTIN_HEADER_CONVERTERS.includes(name)) return [];
+  if (!isKnownConnector(name, running)) return undefined;
+  const module = await loadConnectorModule(resolveConnectorModule(name));
+  return new module.connector()
+    .config()
+    .configKeys()
+    .map((k) => configKeyInfo(k, -1));
+}
