@@ -64,9 +64,15 @@ export interface WorkerGroupHooks {
   metadata(): WorkerMetadata;
   /** On the leader only: the config to assign from, read at least up to `minOffset` (highest any member reported). */
   configSnapshot(minOffset: bigint): Promise<ClusterConfigSnapshot>;
-  /** Stop the work named (before the member rejoins to give it away); resolves once stopped. */
+  /**
+   * Stop the work named (before the member rejoins to give it away); resolves once stopped. Also called with
+   * everything on stop() and when the coordinator says the group went on without this member.
+   */
   revoke(connectors: readonly string[], tasks: readonly TaskId[]): Promise<void>;
-  /** A new assignment is held: start what is new in it. */
+  /**
+   * A new assignment is held: start what is new in it. `assignment.connectors` / `tasks` are everything this
+   * worker runs from now on (what it kept plus what is new); what was revoked was stopped just before.
+   */
   assigned(assignment: WorkerAssignment, view: ClusterView): void;
 }
 
@@ -76,6 +82,10 @@ export interface WorkerGroupMember {
   /** Ask for a new round (the herder saw a config change: connectors or task counts moved). */
   requestRejoin(reason: string): void;
   view(): ClusterView;
-  /** Leave the group (LeaveGroup) so the others take the work at once; resolves once left. */
+  /**
+   * Stop this worker's work (`revoke()` with all of it), then leave the group (LeaveGroup); resolves once
+   * left. As in Connect (KIP-415), the others take the work after `scheduled.rebalance.max.delay.ms`, unless
+   * a worker with the same worker id joins first (a restart), which gets it back.
+   */
   stop(): Promise<void>;
 }
