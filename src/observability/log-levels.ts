@@ -10,7 +10,8 @@
  *   client under a task is `kafka`, not also the task runner's component.
  *
  * Setting a name sets it and every known name below it (dotted: `connector` covers
- * `connector.orders`; `root` covers all), as Connect's Log4j setAllLevels does. A logger in several
+ * `connector.orders`; `root` covers all; a connector covers its tasks), as Connect's Log4j
+ * setAllLevels does. A logger in several
  * named sets takes the level set last among them; one no name has been set for keeps following its
  * parent, as pino children do. A child made with a level of its own (a deliberately quiet client) is
  * left alone, and so are its children. Names set before any logger carries them (a connector that
@@ -84,8 +85,17 @@ function ownBindings(child: Logger, parent: Logger | undefined): Record<string, 
   return Object.fromEntries(Object.entries(all).filter(([k, v]) => inherited[k] !== v));
 }
 
-const under = (name: string, namespace: string) =>
-  namespace === ROOT_LOGGER || name === namespace || name.startsWith(`${namespace}.`);
+/**
+ * True when setting `namespace` sets `name` too: itself, the dotted names below it, and, since every
+ * task belongs to a connector, `connector` covers `task` and `task.*`, `connector.<c>` covers `task.<c>-<id>`.
+ */
+function covers(namespace: string, name: string): boolean {
+  if (namespace === ROOT_LOGGER || name === namespace || name.startsWith(`${namespace}.`)) return true;
+  if (namespace === 'connector') return name === 'task' || name.startsWith('task.');
+  if (!namespace.startsWith('connector.')) return false;
+  const prefix = `task.${namespace.slice('connector.'.length)}-`;
+  return name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length));
+}
 
 export class LogLevels {
   readonly #root: Logger;
@@ -138,7 +148,7 @@ export class LogLevels {
   setLevel(namespace: string, level: string): string[] {
     const ns = namespace.toLowerCase() === ROOT_LOGGER ? ROOT_LOGGER : namespace;
     if (!this.#names.has(ns)) this.#names.set(ns, undefined);
-    const targets = [...this.#names.keys()].filter((name) => under(name, ns));
+    const targets = [...this.#names.keys()].filter((name) => covers(ns, name));
     const before = new Map(targets.map((name) => [name, this.#levelOf(name).level]));
     const seq = ++this.#seq;
     const now = this.#clock();
@@ -158,13 +168,20 @@ export class LogLevels {
     return changed.sort();
   }
 
+  /** Its own level, else the one set last on a name that covers it, else the root logger's. */
   #levelOf(name: string): LoggerLevel {
     const own = this.#names.get(name);
     if (own !== undefined) return { level: connectName(own.level), last_modified: own.modified };
-    const dot = name.lastIndexOf('.');
-    if (dot > 0) return { ...this.#levelOf(name.slice(0, dot)), last_modified: null };
-    if (name !== ROOT_LOGGER) return { ...this.#levelOf(ROOT_LOGGER), last_modified: null };
-    return { level: connectName(this.#root.level), last_modified: null };
+    let inherited: Explicit | undefined;
+    for (const [other, explicit] of this.#names) {
+      if (
+        explicit !== undefined &&
+        covers(other, name) &&
+        (inherited === undefined || explicit.seq > inherited.seq)
+      )
+        inherited = explicit;
+    }
+    return { level: connectName(inherited?.level ?? this.#root.level), last_modified: null };
   }
 
   #register(child: Logger): void {

@@ -68,8 +68,20 @@ describe('LogLevels', () => {
     const { root, lines } = rootLogger();
     const levels = new LogLevels(root, () => 1000);
     const l = runtime(root);
-    // known names below it change with it, as Connect's setAllLevels
-    expect(levels.setLevel('connector', 'debug')).toEqual(['connector', 'connector.orders']);
+    // known names below it change with it, as Connect's setAllLevels; a connector's tasks are below it
+    expect(levels.setLevel('connector', 'debug')).toEqual([
+      'connector',
+      'connector.orders',
+      'task',
+      'task.orders-0',
+      'task.orders-1',
+    ]);
+    expect(levels.setLevel('connector.orders', 'trace')).toEqual([
+      'connector.orders',
+      'task.orders-0',
+      'task.orders-1',
+    ]);
+    levels.setLevel('connector.orders', 'debug');
     for (const [name, logger] of Object.entries(l)) logger.debug(`from ${name}`);
     expect(lines().map((x) => x['msg'])).toEqual([
       'from connector',
@@ -114,6 +126,9 @@ describe('LogLevels', () => {
     const connector = worker.child({ connector: 'later' });
     const task = connector.child({ task: 0 });
     const other = worker.child({ connector: 'other' });
+    // a name first seen now reports the level of the name that covers it
+    expect(levels.level('task.later-0')).toEqual({ level: 'DEBUG', last_modified: null });
+    expect(levels.level('task.other-0')).toBeUndefined();
     expect(connector.level).toBe('debug');
     expect(task.level).toBe('debug');
     expect(other.level).toBe('info');
