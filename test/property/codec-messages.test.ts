@@ -17,6 +17,7 @@ import {
   type MessageSchema,
 } from './codec-generic.js';
 import * as S from './codec-schemas.js';
+import * as G from './codec-schemas-group.js';
 
 interface Case {
   api: ApiDefinition<unknown, unknown>;
@@ -69,6 +70,31 @@ const CASES: Case[] = [
     api: M.DescribeConfigs as ApiDefinition<unknown, unknown>,
     request: S.DescribeConfigsRequest,
     response: S.DescribeConfigsResponse,
+  },
+  {
+    api: M.JoinGroup as ApiDefinition<unknown, unknown>,
+    request: G.JoinGroupRequest,
+    response: G.JoinGroupResponse,
+  },
+  {
+    api: M.SyncGroup as ApiDefinition<unknown, unknown>,
+    request: G.SyncGroupRequest,
+    response: G.SyncGroupResponse,
+  },
+  {
+    api: M.Heartbeat as ApiDefinition<unknown, unknown>,
+    request: G.HeartbeatRequest,
+    response: G.HeartbeatResponse,
+  },
+  {
+    api: M.LeaveGroup as ApiDefinition<unknown, unknown>,
+    request: G.LeaveGroupRequest,
+    response: G.LeaveGroupResponse,
+  },
+  {
+    api: M.CreateTopics as ApiDefinition<unknown, unknown>,
+    request: G.CreateTopicsRequest,
+    response: G.CreateTopicsResponse,
   },
 ];
 

@@ -280,6 +280,7 @@ export class GroupMember implements WorkerGroupMember {
       await this.#revoke(a.revokedConnectors, a.revokedTasks);
       this.#rejoin ??= 'revoked work to hand over'; // the next round gives it to its new owner
     }
+    if (this.#stopping) return; // stop() revokes everything: start nothing new
     const { members, ...assignment } = a;
     this.#owned = { connectors: a.connectors, tasks: a.tasks };
     this.#assignment = assignment;
