@@ -34,6 +34,7 @@ class Worker {
   constructor(
     readonly name: string,
     groupId: string,
+    delayMs = DELAY_MS,
   ) {
     this.member = createWorkerGroupMember(
       {
@@ -41,7 +42,7 @@ class Worker {
         sessionTimeoutMs: SESSION_MS,
         rebalanceTimeoutMs: 10_000,
         heartbeatIntervalMs: 500,
-        scheduledRebalanceMaxDelayMs: DELAY_MS,
+        scheduledRebalanceMaxDelayMs: delayMs,
         kafka: { brokers: testBrokers().split(','), clientId: name },
         logger: pino({ level: process.env.SHARESINK_TEST_LOG ?? 'silent' }),
         suspendHeartbeats: () => this.hung,
@@ -214,6 +215,31 @@ describe('worker group membership on the broker', () => {
     expect(d.member.view().memberId).not.toBe(hungId);
     expect(d.revoked.at(-2)?.length ?? 0).toBeGreaterThan(0); // it gave up its old tasks when it learnt it was gone
     expect(allRunning(workers)).toEqual(expected(6));
+  });
+});
+
+describe('a worker restarted within scheduled.rebalance.max.delay.ms', () => {
+  it('gets its own tasks back (same worker id), and nothing else moves', async () => {
+    const groupId = uniqueName('restart');
+    const a = new Worker('a', groupId, 60_000);
+    const b = new Worker('b', groupId, 60_000);
+    const again = new Worker('b', groupId, 60_000); // the same worker id, a new process
+    try {
+      await Promise.all([a.member.start(), b.member.start()]);
+      await until('a settled pair', () => settled([a, b]), Boolean, 30_000);
+      const bTasks = [...b.running].sort();
+      const aTasks = [...a.running].sort();
+      await b.member.stop();
+      await until("a alone, holding b's work", () => a.assignments.at(-1)!.delayMs > 0, Boolean, 30_000);
+      expect([...a.running].sort()).toEqual(aTasks);
+      await again.member.start();
+      await until('b back', () => settled([a, again]) && again.running.size > 0, Boolean, 30_000);
+      expect([...again.running].sort()).toEqual(bTasks);
+      expect([...a.running].sort()).toEqual(aTasks);
+      expect(a.revoked).toEqual([]);
+    } finally {
+      await Promise.all([a.member.stop(), again.member.stop()]);
+    }
   });
 });
 
