@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { KafkaCluster } from '../../kafka/cluster.js';
 import { KafkaErrorCode } from '../../kafka/errors.js';
+import { StillWaiting } from '../../kafka/still-waiting.js';
 import { LOST_ERRORS, groupError, isRetriable } from './group-errors.js';
 import { Heartbeats } from './heartbeats.js';
 import type { WorkerGroupOptions } from './options.js';
@@ -57,6 +58,8 @@ export class GroupMember implements WorkerGroupMember {
   readonly #client: GroupCoordinatorClient;
   readonly #now: () => number;
   readonly #heartbeats: Heartbeats;
+  /** Failed rounds (coordinator unreachable or loading): debug each, one WARN if it lasts. */
+  readonly #waiting: StillWaiting;
 
   #memberId = '';
   #generation = -1;
@@ -87,6 +90,10 @@ export class GroupMember implements WorkerGroupMember {
     this.#cluster = new KafkaCluster({ ...options.kafka, logger: options.logger });
     this.#client = new GroupCoordinatorClient(this.#cluster, options.groupId);
     this.#heartbeats = new Heartbeats(options.heartbeatIntervalMs);
+    this.#waiting = new StillWaiting({
+      logger: this.#log,
+      what: `a round of worker group ${options.groupId}`,
+    });
     let resolve!: () => void;
     let reject!: (e: Error) => void;
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
@@ -171,6 +178,7 @@ export class GroupMember implements WorkerGroupMember {
       }
       try {
         await this.#round();
+        if (this.#state === 'stable') this.#waiting.succeeded();
         backoff = initial;
       } catch (err) {
         if (this.#stopping) break;
@@ -179,10 +187,7 @@ export class GroupMember implements WorkerGroupMember {
           return;
         }
         this.#rejoin ??= 'retrying after a failed round';
-        this.#log.warn(
-          { err: (err as Error).message, retryInMs: backoff },
-          'worker group round failed; retrying',
-        );
+        this.#waiting.failed((err as Error).message, { retryInMs: backoff });
         await this.#sleep(backoff);
         backoff = Math.min(backoff * 2, this.#opts.retryBackoffMaxMs ?? 5_000);
       }
