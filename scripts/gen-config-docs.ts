@@ -13,6 +13,7 @@ import {
   WORKER_CONFIG_DEF,
 } from '../src/config/index.js';
 import { connectWorkerKeyTable } from '../src/config/connect-worker-keys.js';
+import { DISTRIBUTED_CONFIG_DEF } from '../src/config/distributed-def.js';
 import { SECURITY_CONFIG_DEF } from '../src/config/security-def.js';
 import type { ConfigKey } from '../src/connect/config-def.js';
 import { TRANSFORMS_DOC, withReference } from './transforms-docs.js';
@@ -241,6 +242,15 @@ setting of sharesink or of the connector (\`tasks.mx\`) gets the same hint. An e
 listed too: in Connect it would still serve REST on the default port, here it means no REST API.
 
 ${connectKeysTable()}
+
+## Distributed mode
+
+Read by \`sharesink distributed\` only (see [distributed.md](distributed.md)), from the same worker file
+as every setting above; standalone lists them among the settings with no effect. \`listeners\` is
+required: other workers forward REST writes to this worker's URL (\`rest.advertised.*\` when they reach
+it at another address). Every problem of the file is listed at start.
+
+${table(DISTRIBUTED_CONFIG_DEF.configKeys())}
 
 ## Kafka client security
 

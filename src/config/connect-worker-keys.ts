@@ -20,7 +20,8 @@ interface Rule {
 
 const OFFSETS =
   'sharesink runs sink connectors only: their progress is committed to the consumer group (classic) or acknowledged to the share group (share) as each batch finishes, not kept in an offsets file or topic nor flushed on a timer';
-const DISTRIBUTED = 'distributed mode only; sharesink runs connectors standalone, from their files';
+const DISTRIBUTED =
+  'read by `sharesink distributed` only (docs/distributed.md); standalone runs the connectors of its files';
 const REST =
   'the REST API listens on `listeners` only (one http(s)://host:port with its `listeners.https.ssl.*` keys; no admin listener, CORS or custom headers)';
 

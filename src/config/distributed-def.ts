@@ -29,7 +29,7 @@ function requiredTopic(): Validator<string | null> {
   const topic = optionalTopicName();
   return {
     check: (v) => (v === null ? undefined : v.trim() === '' ? 'is empty' : topic.check(v)),
-    describe: () => topic.describe(),
+    describe: () => topic.describe().replace(/^empty, or /, ''),
   };
 }
 

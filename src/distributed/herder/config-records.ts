@@ -108,10 +108,15 @@ export function parseConfigRecord(key: string, value: string | null): ConfigReco
     return { kind: 'target-state', name: key.slice(13), state: state as TargetState | null };
   }
   if (key.startsWith('restart-connector-')) {
+    const one = body?.['task'];
     const request =
       body === null
         ? null
-        : { includeTasks: body['includeTasks'] === true, onlyFailed: body['onlyFailed'] === true };
+        : {
+            includeTasks: body['includeTasks'] === true,
+            onlyFailed: body['onlyFailed'] === true,
+            ...(typeof one === 'number' && Number.isInteger(one) && one >= 0 ? { task: one } : {}),
+          };
     return { kind: 'restart', name: key.slice(18), request };
   }
   return undefined;
