@@ -91,6 +91,10 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
     stderr: process.stderr,
   });
   reportSettings(worker, logger);
+  if (distributed.protocol === 'eager')
+    logger.warn(
+      'connect.protocol=eager has no effect: sharesink workers always rebalance incrementally (only the tasks that move stop; docs/adr/0010-distributed-mode.md)',
+    );
   await checkClusterFor(worker, [], {
     logger,
     onWaiting: interactive ? (message) => process.stderr.write(`sharesink: ${message}\n`) : undefined,

@@ -132,7 +132,7 @@ export const DISTRIBUTED_CONFIG_DEF = new ConfigDef()
     importance: 'low',
     group,
     documentation:
-      '`eager`: every rebalance stops all work before it is handed out again. `compatible` / `sessioned` (default): incremental cooperative rebalancing (KIP-415), only the tasks that move stop.',
+      'Accepted for Connect worker files: sharesink workers always rebalance incrementally (KIP-415: only the tasks that move stop), as Connect does with `compatible` / `sessioned` (default). `eager` is accepted with a warning and has no effect.',
   })
   .define({
     name: 'scheduled.rebalance.max.delay.ms',
