@@ -49,6 +49,9 @@ function round(sim: Sim, snapshot: ClusterConfigSnapshot, now = 0, maxDelayMs = 
     return { ...m, connectors: plan.connectors, tasks: plan.tasks };
   });
   sim.state = res.state;
+  // nothing ever runs on two members at once, whatever the members claimed before the round
+  const running = sim.members.flatMap((m) => [...m.tasks.map(taskKey), ...m.connectors.map((c) => `c:${c}`)]);
+  expect(new Set(running).size).toBe(running.length);
   return { revoked, lostByMember, res };
 }
 
