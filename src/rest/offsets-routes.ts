@@ -36,34 +36,44 @@ export function offsetsConfig(c: RestConnector) {
   };
 }
 
-/** The offsets module's refusals keep their code and get their HTTP status; broker errors stay 500. */
-async function answering<T>(job: () => Promise<T>): Promise<T> {
+/**
+ * The offsets module's refusals keep their code and get their HTTP status; anything else (the broker
+ * unreachable, an authorisation error) is a 500 that says which group could not be reached and why.
+ */
+async function answering<T>(groupId: string, job: () => Promise<T>): Promise<T> {
   try {
     return await job();
   } catch (err) {
     if (err instanceof OffsetsRequestError || err instanceof GroupNotEmptyError)
       throw new RestError(err.code, err.status, err.message);
-    if (err instanceof SharesinkError) throw new RestError(err.code, 500, err.message);
-    throw err;
+    const code = err instanceof SharesinkError ? err.code : 'SHARESINK_OFFSETS_KAFKA';
+    throw new RestError(
+      code,
+      500,
+      `The offsets of group ${groupId} could not be read or changed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
 export function addOffsetsRoutes(router: Router, worker: RestWorker, logger: Logger): void {
-  const service = new ConnectorOffsetsService(worker.config, logger.child({ component: 'offsets' }));
+  const service = new ConnectorOffsetsService(worker.config, logger);
   router
     .add('GET', '/connectors/:name/offsets', async (req) => {
       const c = connectorOf(worker, req);
-      return { status: 200, json: await answering(() => service.read(offsetsConfig(c))) };
+      const o = offsetsConfig(c);
+      return { status: 200, json: await answering(o.groupId, () => service.read(o)) };
     })
     .add('PATCH', '/connectors/:name/offsets', async (req) => {
       const c = connectorOf(worker, req);
       requireStopped(c);
       const body = await req.json();
-      return { status: 200, json: await answering(() => service.alter(offsetsConfig(c), body)) };
+      const o = offsetsConfig(c);
+      return { status: 200, json: await answering(o.groupId, () => service.alter(o, body)) };
     })
     .add('DELETE', '/connectors/:name/offsets', async (req) => {
       const c = connectorOf(worker, req);
       requireStopped(c);
-      return { status: 200, json: await answering(() => service.reset(offsetsConfig(c))) };
+      const o = offsetsConfig(c);
+      return { status: 200, json: await answering(o.groupId, () => service.reset(o)) };
     });
 }
