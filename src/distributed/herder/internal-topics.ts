@@ -68,12 +68,15 @@ export async function ensureInternalTopics(admin: Admin, d: DistributedConfig, l
         })),
       });
     } catch (err) {
-      // another worker created it at the same moment: checked below like any existing topic
-      if (!/already exists/i.test((err as Error).message)) {
+      // kafkajs gathers one error per topic; another worker creating it at the same moment is fine
+      const errors = (err as { errors?: Array<{ topic?: string; message: string }> }).errors ?? [];
+      const why = (topic: string) => errors.find((e) => e.topic === topic)?.message ?? (err as Error).message;
+      const failed = missing.filter((w) => !/already exists/i.test(why(w.topic)));
+      if (failed.length > 0) {
         throw new InternalTopicError(
-          missing.map(
+          failed.map(
             (w) =>
-              `${w.key}: topic ${w.topic} could not be created (${(err as Error).message}); check ${w.key.replace('topic', 'replication.factor')} against the number of brokers (-1 takes the broker default), or create it yourself: compacted${w.single ? ', one partition' : ''}`,
+              `${w.key}: topic ${w.topic} could not be created (${why(w.topic)}); check ${w.key.replace('topic', 'replication.factor')} against the number of brokers (-1 takes the broker default), or create it yourself: compacted${w.single ? ', one partition' : ''}`,
           ),
         );
       }
