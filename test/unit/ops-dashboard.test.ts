@@ -22,7 +22,7 @@ interface Panel {
   targets?: Array<{ expr: string; refId: string }>;
 }
 
-/** Sample names (`_bucket`, `_sum`, `_count` included) of what /metrics writes for such a worker. */
+/** Sample names (`_bucket`, `_sum`, `_count` included) and family names of what /metrics writes for such a worker. */
 function exposedNames(): Set<string> {
   const histograms = () => {
     // the histograms are written whether or not anything was counted; a batch and a put make them real
@@ -58,12 +58,14 @@ function exposedNames(): Set<string> {
       lag as never,
     ),
   );
-  return new Set(
-    text
-      .split('\n')
+  const lines = text.split('\n');
+  // sample names, and family names (a histogram's name without _bucket, as prose names it)
+  return new Set([
+    ...lines
       .filter((l) => l !== '' && !l.startsWith('#'))
       .map((l) => /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(l)![0]),
-  );
+    ...lines.filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]!),
+  ]);
 }
 
 /** Every `sharesink_…` name a text mentions. */
