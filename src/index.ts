@@ -179,6 +179,9 @@ export { createTransitionCounter } from './observability/transition-counter.js';
 export type { TransitionCounter, TransitionCount } from './observability/transition-counter.js';
 export { createActorCensus } from './observability/actor-census.js';
 export type { ActorCensus } from './observability/actor-census.js';
+// runtime log levels by name (GET/PUT /admin/loggers); call logLevelsFor(logger) before new Worker()
+export { logLevelsFor, LogLevels } from './observability/log-levels.js';
+export type { LoggerLevel } from './observability/log-levels.js';
 
 // the REST API (Connect's endpoints), /metrics, /health and the live view of the machines
 export { startRestServer } from './rest/server.js';

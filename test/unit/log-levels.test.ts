@@ -165,3 +165,12 @@ describe('LogLevels', () => {
     expect(logLevelsFor(root)).toBe(logLevelsFor(root));
   });
 });
+
+describe('public API', () => {
+  it('exports logLevelsFor for embedders who make the root logger themselves', async () => {
+    const api = await import('../../src/index.js');
+    const { root } = rootLogger();
+    expect(api.logLevelsFor(root)).toBeInstanceOf(api.LogLevels);
+    // the whole package's module graph loads here: slow on a busy machine
+  }, 60_000);
+});
