@@ -134,10 +134,12 @@ export class GroupMember implements WorkerGroupMember {
 
   async #leave(): Promise<void> {
     this.#stopping = true;
-    this.#heartbeats.stop();
     if (this.#rejoinTimer) clearTimeout(this.#rejoinTimer);
     this.#wake?.();
+    // heartbeats go on while the work stops (it may take longer than session.timeout.ms), so the member
+    // leaves rather than being expelled
     await this.#giveUpAll('the worker is stopping');
+    this.#heartbeats.stop();
     if (this.#memberId !== '') {
       try {
         const res = await this.#client.leave(this.#memberId, 'the worker is stopping');

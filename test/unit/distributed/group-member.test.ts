@@ -65,6 +65,7 @@ const brokers = [
 /** A one-member group coordinator on node `coordinatorNode`, with scripted first answers. */
 function coordinator(script: { join?: number[]; heartbeat?: number[] }) {
   const log: string[] = [];
+  const beats = { count: 0 };
   let coordinatorNode = 1;
   let generation = 0;
   let metadata: Buffer = Buffer.alloc(0);
@@ -114,6 +115,7 @@ function coordinator(script: { join?: number[]; heartbeat?: number[] }) {
         };
       }
       case 'Heartbeat': {
+        beats.count++;
         const code = script.heartbeat?.shift() ?? 0;
         if (code !== 0) log.push(`heartbeat→${code}`);
         return { throttleTimeMs: 0, errorCode: code };
@@ -125,7 +127,7 @@ function coordinator(script: { join?: number[]; heartbeat?: number[] }) {
         throw new Error(`unexpected ${api}`);
     }
   };
-  return { handler, log, lastMetadata: () => metadata };
+  return { handler, log, beats, lastMetadata: () => metadata };
 }
 
 function joinError(errorCode: number, memberId: string) {
@@ -261,5 +263,26 @@ describe('worker group member against a scripted coordinator', () => {
     expect(member.view().generation).toBe(settled); // once the config reads, no more retries
     expect(events.filter((e) => e.startsWith('revoke'))).toEqual([]);
     await member.stop();
+  });
+
+  it('keeps heartbeating while stop() waits for the work to stop, then leaves', async () => {
+    const c = coordinator({});
+    const { h } = hooks(() => Promise.resolve({ offset: 7n, connectors: [{ name: 'x', tasks: 1 }] }));
+    let beatsWhenStopping = 0;
+    const slow: WorkerGroupHooks = {
+      ...h,
+      revoke: async () => {
+        beatsWhenStopping = c.beats.count;
+        await new Promise((r) => setTimeout(r, 150)); // a slow sink stopping: several heartbeat intervals
+      },
+    };
+    const member = createWorkerGroupMember(
+      { ...settings, kafka: { brokers: ['boot:1'], openConnection: open(c.handler) } },
+      slow,
+    );
+    await member.start();
+    await member.stop();
+    expect(c.beats.count).toBeGreaterThan(beatsWhenStopping + 2);
+    expect(c.log.at(-1)).toBe('leave');
   });
 });
