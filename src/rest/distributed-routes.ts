@@ -96,6 +96,7 @@ async function viaLeader(
   body: unknown,
   local: () => Promise<RestResponse>,
 ): Promise<RestResponse> {
+  mustBeStarted(w);
   const h = w.herder;
   if (h.isLeader) return local();
   if (req.raw.headers[FORWARDED] !== undefined || h.leaderUrl === undefined || h.leaderUrl === h.restUrl)
@@ -128,8 +129,21 @@ async function viaLeader(
   }
 }
 
+/** Before the worker has read the topics and joined, nothing it would answer is true yet. */
+function mustBeStarted(w: DistributedWorker): void {
+  if (!w.started)
+    throw new RestError(
+      'SHARESINK_REST_CONFLICT',
+      409,
+      'The worker is still joining the cluster (reading the config topic); try again in a moment',
+    );
+}
+
 export function addDistributedRoutes(router: Router, w: DistributedWorker): void {
-  const state = () => w.herder.state;
+  const state = () => {
+    mustBeStarted(w);
+    return w.herder.state;
+  };
   const target = (to: TargetState) => async (req: RestRequest) => {
     const name = entryOf(state(), req).name;
     return viaLeader(w, req, undefined, async () => {
@@ -243,6 +257,8 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       });
     })
     .add('GET', '/health', () => {
+      if (!w.started)
+        return json({ status: 'DOWN', connectors: [], unhealthy: ['worker (joining the cluster)'] }, 503);
       // this worker's own tasks as standalone reports them, plus the cluster as the group member sees it
       const { status: code, body } = healthReport(w);
       const view = w.herder.member.view();

@@ -173,6 +173,45 @@ describe('distributed mode: three workers, one cluster', () => {
     }
   });
 
+  it('pause, stop and resume through any worker act on every worker', async () => {
+    const [A, B, C] = workers as [DistributedWorkerRun, DistributedWorkerRun, DistributedWorkerRun];
+    const write = (w: DistributedWorkerRun, method: string, p: string) =>
+      until(
+        `${method} ${p}`,
+        () => api(w.url, method, p),
+        (r) => r.status !== 409,
+        30_000,
+      );
+    expect((await write(A, 'PUT', '/connectors/pg/pause')).status).toBe(202);
+    await until(
+      'every task PAUSED',
+      () => status(C),
+      (s) => s?.tasks.length === 3 && s.tasks.every((t) => t.state === 'PAUSED'),
+      30_000,
+    );
+    expect((await write(B, 'PUT', '/connectors/pg/stop')).status).toBe(202);
+    await until(
+      'STOPPED, no tasks',
+      () => status(A),
+      (s) => s?.connector.state === 'STOPPED' && s.tasks.length === 0,
+      30_000,
+    );
+    for (const w of workers)
+      await until(
+        `${w.name}: nothing running`,
+        async () => (await api(w.url, 'GET', '/health')).json as { connectors: unknown[] },
+        (h) => h.connectors.length === 0,
+        30_000,
+      );
+    expect((await write(C, 'PUT', '/connectors/pg/resume')).status).toBe(202);
+    await until(
+      '3 tasks RUNNING again',
+      () => status(B),
+      (x) => running(x, 3),
+      60_000,
+    );
+  });
+
   it('a restarted worker converges from the topics; DELETE through C stops the tasks everywhere', async () => {
     const C = workers[2]!;
     expect(await C.stop()).toBe(0);
