@@ -187,3 +187,24 @@ export type { LoggerLevel } from './observability/log-levels.js';
 export { startRestServer } from './rest/server.js';
 export type { RestServer, RestServerOptions } from './rest/server.js';
 export type { RestWorker, RestConnector } from './rest/worker-view.js';
+
+// distributed mode (`sharesink distributed`): a worker of a cluster coordinated through Kafka; embedders
+// start the REST server with `routes: (r) => addDistributedRoutes(r, worker)`, then `worker.start()`
+export {
+  DistributedWorker,
+  advertisedUrl,
+  type DistributedWorkerOptions,
+  type MemberFactory,
+} from './distributed/herder/distributed-worker.js';
+export { compileDistributedConfig, DISTRIBUTED_CONFIG_DEF } from './config/distributed-def.js';
+export type { DistributedConfig } from './config/distributed-def.js';
+export { addDistributedRoutes } from './rest/distributed-routes.js';
+export { InternalTopicError } from './distributed/herder/internal-topics.js';
+export { LogSyncTimeoutError } from './distributed/herder/topic-log.js';
+export type {
+  ClusterView,
+  WorkerAssignment,
+  WorkerGroupHooks,
+  WorkerGroupMember,
+  WorkerMetadata,
+} from './distributed/group-types.js';
