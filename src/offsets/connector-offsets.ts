@@ -53,7 +53,10 @@ export class ConnectorOffsetsService {
     const changes = parseOffsetChanges(body);
     if (c.groupProtocol === 'share')
       await this.withCluster(c, (k) => alterShareOffsets(k, c.groupId, changes));
-    else await this.withAdmin(c, (a) => alterClassicOffsets(a, c.groupId, changes));
+    else
+      await this.withAdmin(c, (a) =>
+        this.withClusterLazily(c, (k) => alterClassicOffsets(a, k, c.groupId, changes)),
+      );
     this.logger.info(
       { connector: c.name, groupId: c.groupId, partitions: changes.length },
       'connector offsets altered',
@@ -73,18 +76,39 @@ export class ConnectorOffsetsService {
     c: OffsetsConnectorConfig,
     job: (k: OffsetsCluster) => Promise<T>,
   ): Promise<T> {
-    const cluster = new KafkaCluster({
-      ...kafkajsSecurityOptions(c.security?.admin ?? this.worker.security?.admin),
-      brokers: this.worker.bootstrapServers,
-      clientId: `${this.worker.clientId}-offsets`,
-      logger: this.logger,
-    });
+    const cluster = this.cluster(c);
     try {
       await cluster.connect();
       return await job(cluster);
     } finally {
       await cluster.close().catch(() => undefined);
     }
+  }
+
+  /** `job` gets a function that opens the cluster on first use; closed afterwards if it was opened. */
+  private async withClusterLazily<T>(
+    c: OffsetsConnectorConfig,
+    job: (cluster: () => Promise<OffsetsCluster>) => Promise<T>,
+  ): Promise<T> {
+    let opened: KafkaCluster | undefined;
+    try {
+      return await job(async () => {
+        opened ??= this.cluster(c);
+        await opened.connect();
+        return opened;
+      });
+    } finally {
+      await opened?.close().catch(() => undefined);
+    }
+  }
+
+  private cluster(c: OffsetsConnectorConfig): KafkaCluster {
+    return new KafkaCluster({
+      ...kafkajsSecurityOptions(c.security?.admin ?? this.worker.security?.admin),
+      brokers: this.worker.bootstrapServers,
+      clientId: `${this.worker.clientId}-offsets`,
+      logger: this.logger,
+    });
   }
 
   private async withAdmin<T>(c: OffsetsConnectorConfig, job: (a: OffsetsAdmin) => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ export const ApiKey = {
   CreateTopics: 19,
   DescribeConfigs: 32,
   IncrementalAlterConfigs: 44,
+  OffsetDelete: 47,
   ShareGroupHeartbeat: 76,
   ShareGroupDescribe: 77,
   ShareFetch: 78,

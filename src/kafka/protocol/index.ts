@@ -36,3 +36,4 @@ export * from './messages/heartbeat.js';
 export * from './messages/leave-group.js';
 export * from './messages/create-topics.js';
 export * from './messages/share-group-offsets.js';
+export * from './messages/offset-delete.js';

@@ -3,6 +3,7 @@ import {
   AlterShareGroupOffsets,
   DeleteShareGroupOffsets,
   DescribeShareGroupOffsets,
+  OffsetDelete,
   Writer,
   buildRequest,
 } from '../../../src/kafka/protocol/index.js';
@@ -115,5 +116,22 @@ describe('DeleteShareGroupOffsets (92)', () => {
     expect(() => buildRequest(DeleteShareGroupOffsets, 1, { groupId: 'g', topics: [] })).toThrow(
       /not implemented/,
     );
+  });
+});
+
+describe('OffsetDelete (47), not flexible', () => {
+  it('encodes group, topics and partitions with classic strings and arrays, and decodes the errors', () => {
+    const req = buildRequest(OffsetDelete, 0, { groupId: 'g', topics: [{ name: 't', partitions: [1] }] });
+    expect([req.apiKey, req.flexibleRequestHeader, req.flexibleResponseHeader]).toEqual([47, false, false]);
+    expect(req.body.toString('hex')).toBe(
+      '0001' + '67' + '00000001' + '0001' + '74' + '00000001' + '00000001',
+    );
+    const w = new Writer();
+    w.int16(0).int32(0).int32(1).string('t').int32(1).int32(1).int16(86);
+    expect(req.decode(w.finish())).toEqual({
+      errorCode: 0,
+      throttleTimeMs: 0,
+      topics: [{ name: 't', partitions: [{ partitionIndex: 1, errorCode: 86 }] }],
+    });
   });
 });
