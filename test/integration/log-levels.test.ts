@@ -95,7 +95,8 @@ describe('/admin/loggers on a running worker', () => {
         return (await res.json()) as string[];
       };
       const changedAt = run.stderr().length;
-      expect(await put(connector, 'DEBUG')).toEqual([connector]);
+      // the connector's name covers its task's
+      expect(await put(connector, 'DEBUG')).toEqual([connector, `task.${name}-0`]);
       // kafka is INFO already: nothing changes by name, but its loggers under the connector go back to INFO
       expect(await put('kafka', 'INFO')).toEqual([]);
       const got = (await (await fetch(`${url}/admin/loggers/${connector}`)).json()) as Record<
