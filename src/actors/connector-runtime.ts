@@ -55,7 +55,7 @@ export class ConnectorRuntime {
   private stopping: Promise<void> | undefined;
   /** The worker's `start()` is sending START: the job it starts is not an operator's. */
   private workerStarting = false;
-  private readonly taskIds: readonly number[] | undefined;
+  private taskIds: readonly number[] | undefined;
 
   constructor(
     config: ConnectorConfig,
@@ -196,6 +196,32 @@ export class ConnectorRuntime {
 
   restartTask(id: number): Promise<void> {
     return this.controls.restartTask(id);
+  }
+
+  /**
+   * Distributed mode: runs tasks `ids` from now on, starting the new ones and stopping the ones no
+   * longer listed; the others go on untouched. False when the connector is not up (starting, failed,
+   * stopped) or was not made with `taskIds`: the caller starts a runtime afresh instead.
+   */
+  async setTaskIds(ids: readonly number[]): Promise<boolean> {
+    if (this.taskIds === undefined) return false;
+    let done = false;
+    await this.jobs.run(
+      async () => {
+        const instance = this.instance;
+        if (!this.actor.getSnapshot().matches('up') || instance === undefined) return;
+        const current = this.slots.ids();
+        await this.slots.remove(current.filter((id) => !ids.includes(id)));
+        await this.slots.add(
+          ids.filter((id) => !current.includes(id)),
+          instance.taskConfigs,
+        );
+        this.taskIds = [...ids];
+        done = true;
+      },
+      { byOperator: true },
+    );
+    return done;
   }
 
   /** The worker's start: resolves once the tasks run, rejects with the reason the start failed. */

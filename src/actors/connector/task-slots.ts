@@ -88,6 +88,29 @@ export class TaskSlots {
     }
   }
 
+  /** Distributed mode: starts tasks `ids` (their configs by id) beside the running ones. */
+  async add(ids: readonly number[], configs: ReadonlyArray<Record<string, string>>): Promise<void> {
+    if (this.factory === undefined) throw new Error(`${this.o.connector}: no tasks were started`);
+    const fresh = ids
+      .filter((id) => !this.has(id) && configs[id] !== undefined)
+      .map((id) => this.make(id, configs[id]!));
+    this.slots = [...this.slots, ...fresh].sort((a, b) => a.id - b.id);
+    for (const t of fresh) t.actor.start();
+    for (const t of fresh) t.actor.send({ type: 'ASSIGN' });
+    await Promise.all(fresh.map((t) => leftStarting(t.actor)));
+  }
+
+  /** Distributed mode: stops tasks `ids` as at shutdown and forgets them, their counts kept. */
+  async remove(ids: readonly number[]): Promise<void> {
+    const gone = this.slots.filter((t) => ids.includes(t.id));
+    await Promise.all(gone.map((t) => stopSlot(t)));
+    for (const t of gone) {
+      await this.pool?.stopTask(`${this.o.connector}-${t.id}`);
+      this.retire(t);
+    }
+    this.slots = this.slots.filter((t) => !gone.includes(t));
+  }
+
   pauseAll(): void {
     for (const t of this.slots) pauseSlot(t);
   }

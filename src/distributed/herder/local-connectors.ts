@@ -22,6 +22,8 @@ export interface LocalRuntime {
   restart(options: RestartOptions): { connector: boolean; tasks: number[] };
   restartTask(id: number): Promise<void>;
   taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
+  /** Moves to another set of task ids in place (only the moved tasks stop); false: not possible now. */
+  setTaskIds?(ids: readonly number[]): Promise<boolean>;
 }
 
 export type RuntimeFactory = (config: ConnectorConfig, taskIds: readonly number[]) => LocalRuntime;
@@ -87,9 +89,20 @@ export class LocalConnectors {
 
   async #reconcile(wanted: ReadonlyMap<string, Wanted>): Promise<void> {
     const stopping: Array<Promise<void>> = [];
-    for (const [name, e] of this.#entries) {
+    for (const [name, e] of [...this.#entries]) {
       const w = wanted.get(name);
       if (w !== undefined && w.version === e.version && sameIds(w.tasks, e.tasks)) continue;
+      // the same config, other tasks: only the tasks that move stop (the runtime's others go on)
+      if (w !== undefined && w.version === e.version && e.runtime?.setTaskIds !== undefined) {
+        const moved = await e.runtime
+          .setTaskIds(w.tasks)
+          .catch((err: Error) => (this.#log.warn({ err, connector: name }, 'task move failed'), false));
+        if (moved) {
+          this.#log.info({ connector: name, from: e.tasks, to: w.tasks }, 'tasks moved in place');
+          this.#entries.set(name, { ...e, tasks: w.tasks });
+          continue;
+        }
+      }
       this.#entries.delete(name);
       if (e.runtime !== undefined) {
         this.#log.info({ connector: name, tasks: e.tasks }, 'stopping tasks moved away or reconfigured');

@@ -36,7 +36,7 @@ class FakeRuntime implements LocalRuntime {
   readonly error = undefined;
   constructor(
     readonly config: ConnectorConfig,
-    readonly ids: readonly number[],
+    public ids: readonly number[],
   ) {}
   start() {
     this.state = 'RUNNING';
@@ -63,6 +63,12 @@ class FakeRuntime implements LocalRuntime {
   taskStates() {
     return this.ids.map((id) => ({ id, state: this.state, trace: undefined }));
   }
+  setTaskIds(ids: readonly number[]) {
+    this.ids = ids;
+    this.moves++;
+    return Promise.resolve(true);
+  }
+  moves = 0;
 }
 
 interface Node {
@@ -188,6 +194,23 @@ describe('distributed herder (in-process group)', () => {
     expect(localTasks(late, 'pg')).toHaveLength(2);
     expect(late.herder.local.runtimes.every((r) => r.state === 'PAUSED')).toBe(true);
     await expect(late.writes.setTargetState('pg', 'STARTED')).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('a worker that joins takes its share; the others move their tasks in place, no runtime restarted', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await leaderOf(c).writes.putConnector('pg', sink(4), true);
+    await settle(c);
+    const before = c.nodes.map((n) => n.herder.local.runtime('pg') as FakeRuntime);
+    const late = await c.add('c:3');
+    stop.push(() => late.herder.stop());
+    await settle(c);
+    expect(c.nodes.map((n) => localTasks(n, 'pg').length).sort()).toEqual([1, 1, 2]);
+    const after = c.nodes.slice(0, 2).map((n) => n.herder.local.runtime('pg') as FakeRuntime);
+    after.forEach((r, i) => expect(r).toBe(before[i]));
+    expect(after.map((r) => r.moves).reduce((a, b) => a + b)).toBeGreaterThan(0);
+    expect(after.map((r) => [...r.ids])).toEqual(c.nodes.slice(0, 2).map((n) => localTasks(n, 'pg')));
   });
 
   it('STOPPED runs no task anywhere and reports the connector STOPPED', async () => {
