@@ -55,6 +55,11 @@ interface Explicit {
 }
 
 const levelValSym = pino.symbols.levelValSym;
+const chindingsSym = pino.symbols.chindingsSym;
+/** A binding that gives a child a name its parent does not have (see componentOf and #register). */
+const NAMING_BINDING = /"(?:component|connector|task|kafkajs|broker|memberId)":/;
+/** Dead loggers' entries are dropped every this many registrations (and at every setLevel). */
+const SWEEP_EVERY = 1024;
 const registries = new WeakMap<Logger, LogLevels>();
 
 /**
@@ -108,6 +113,7 @@ export class LogLevels {
   /** Children whose level this registry set (an own level that is not the code's choice). */
   readonly #managed = new WeakSet<Logger>();
   #seq = 0;
+  #sinceSweep = 0;
 
   constructor(root: Logger, clock: () => number = Date.now) {
     this.#root = root;
@@ -185,11 +191,17 @@ export class LogLevels {
   }
 
   #register(child: Logger): void {
-    if (this.#pinned(child)) return;
     const parent = Object.getPrototypeOf(child) as Logger;
+    // the common case, a per-batch child ({ batchId }): the same names as its tracked parent, so it
+    // follows the parent's level through pino's prototype chain and needs no entry of its own
+    if (this.#namesOf.has(parent) && !Object.prototype.hasOwnProperty.call(child, levelValSym)) {
+      const own = chindingsOf(child).slice(chindingsOf(parent).length);
+      if (!NAMING_BINDING.test(own)) return;
+    }
+    if (this.#pinned(child)) return;
     const own = ownBindings(child, parent);
     const scoped = own['connector'] !== undefined || own['task'] !== undefined;
-    const component = componentOf(own) ?? (scoped ? undefined : this.#componentOf.get(parent));
+    const component = componentOf(own) ?? (scoped ? undefined : this.#componentAbove(parent));
     this.#componentOf.set(child, component);
     const all = child.bindings();
     const names = [ROOT_LOGGER];
@@ -203,8 +215,23 @@ export class LogLevels {
     if (component !== undefined) names.push(component);
     this.#namesOf.set(child, names);
     for (const name of names) if (!this.#names.has(name)) this.#names.set(name, undefined);
+    if (++this.#sinceSweep >= SWEEP_EVERY) this.#sweep();
     this.#live.add(new WeakRef(child));
     this.#apply(child);
+  }
+
+  /** The component of the nearest tracked logger above (a per-batch child in between has none of its own). */
+  #componentAbove(logger: Logger): string | undefined {
+    for (let l: Logger | null = logger; l !== null; l = Object.getPrototypeOf(l) as Logger | null) {
+      if (this.#componentOf.has(l)) return this.#componentOf.get(l);
+      if (l === this.#root) break;
+    }
+    return undefined;
+  }
+
+  #sweep(): void {
+    this.#sinceSweep = 0;
+    for (const ref of this.#live) if (ref.deref() === undefined) this.#live.delete(ref);
   }
 
   /** The level set last among the logger's names, if any was set; otherwise it keeps following its parent. */
@@ -231,6 +258,12 @@ export class LogLevels {
     }
     return false;
   }
+}
+
+/** pino's serialised bindings of a logger, `,"key":value,...`: a child's begin with its parent's. */
+function chindingsOf(logger: Logger): string {
+  const text = (logger as unknown as Record<symbol, unknown>)[chindingsSym];
+  return typeof text === 'string' ? text : '';
 }
 
 function connectName(pinoLevel: string): string {

@@ -174,3 +174,26 @@ describe('public API', () => {
     // the whole package's module graph loads here: slow on a busy machine
   }, 60_000);
 });
+
+describe('per-batch children', () => {
+  it('are not tracked, follow their task logger, and their own children still get names', () => {
+    const { root, lines } = rootLogger();
+    const levels = new LogLevels(root);
+    const { task0, pool } = runtime(root);
+    const batch = task0.child({ batchId: 'orders-0-1' });
+    const underPool = pool.child({ batchId: 'b' }).child({ attempt: 1 });
+    levels.setLevel('task.orders-0', 'debug');
+    expect(batch.level).toBe('debug');
+    batch.debug('renewed');
+    levels.setLevel('task.orders-0', 'warn');
+    expect(batch.level).toBe('warn');
+    // a kafka client made under a batch child is `kafka`; a plain child under the pool's stays `pool`
+    const client = batch.child({ component: 'kafka' });
+    levels.setLevel('kafka', 'trace');
+    expect(client.level).toBe('trace');
+    expect(batch.level).toBe('warn');
+    levels.setLevel('pool', 'error');
+    expect(underPool.level).toBe('error');
+    expect(lines().map((l) => l['msg'])).toEqual(['renewed']);
+  });
+});
