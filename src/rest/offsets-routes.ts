@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { SharesinkError } from '../errors.js';
+import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
 import { ConnectorOffsetsService } from '../offsets/connector-offsets.js';
 import { GroupNotEmptyError, OffsetsRequestError } from '../offsets/errors.js';
 import { badRequest, notFound, RestError } from './errors.js';
@@ -46,6 +47,9 @@ async function answering<T>(groupId: string, job: () => Promise<T>): Promise<T> 
   } catch (err) {
     if (err instanceof OffsetsRequestError || err instanceof GroupNotEmptyError)
       throw new RestError(err.code, err.status, err.message);
+    // a topic or partition the body names that does not exist is the caller's mistake, not the server's
+    if (err instanceof KafkaError && err.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+      throw new RestError(err.code, 400, err.message);
     const code = err instanceof SharesinkError ? err.code : 'SHARESINK_OFFSETS_KAFKA';
     throw new RestError(
       code,

@@ -132,6 +132,16 @@ describe('offsets endpoints, share mode', () => {
         json: { message: expect.stringContaining('Share mode cannot reset a single partition') },
       });
 
+      // a partition that does not exist: the broker's answer, as a 400
+      expect(
+        await call('PATCH', {
+          offsets: [{ partition: { kafka_topic: topic, kafka_partition: 9 }, offset: { kafka_offset: 1 } }],
+        }),
+      ).toMatchObject({
+        status: 400,
+        json: { message: expect.stringContaining(`UNKNOWN_TOPIC_OR_PARTITION (3) for ${topic}-9`) },
+      });
+
       // another member in the group: the broker would refuse, and the answer names it
       const other = consumers.make(group, { clientId: 'offsets-intruder' });
       await other.subscribe([topic]);
