@@ -219,9 +219,9 @@ list every refused key, each naming the policy and the ways out, and
 
 **Why the default is \`All\`.** It is Connect's default since 3.0 (KIP-722) and through 4.x, so Connect
 files run unchanged; and \`consumer.override.group.protocol=share\` is the one line that moves a
-connector to a share group, which any other default would refuse. Kafka 5.0 makes \`Allowlist\` with an
-empty list Connect's default (KIP-1188); sharesink will not follow silently, because that would stop
-every share-mode connector written the documented way. A worker whose connector files come from people
+connector to a share group, which any other default would refuse. KIP-1188 (which added \`Allowlist\`
+in Kafka 4.2) plans an empty \`Allowlist\` as Connect's default for Kafka 5.0; sharesink will not follow
+silently, because that would stop every share-mode connector written the documented way. A worker whose connector files come from people
 who should not choose the cluster's settings should set, for example:
 
 \`\`\`properties
