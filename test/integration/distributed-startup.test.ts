@@ -13,7 +13,8 @@ afterAll(async () => {
   await deleteTopics([spec.configTopic, spec.statusTopic]).catch(() => undefined);
 });
 
-describe('sharesink distributed: start-up refusals', () => {
+// two independent processes: run side by side
+describe.concurrent('sharesink distributed: start-up refusals', () => {
   it('lists every missing or bad distributed key at once (exit 2)', async () => {
     const file = path.join(spec.dir, 'bad.properties');
     writeFileSync(file, 'bootstrap.servers=127.0.0.1:9092\nstatus.storage.partitions=0\n');
