@@ -1,0 +1,134 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
+import { ConfigState } from '../../../src/distributed/herder/config-state.js';
+import type { DistributedWorker } from '../../../src/distributed/herder/distributed-worker.js';
+import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
+import { Router, type RestRequest, type RestResponse } from '../../../src/rest/router.js';
+
+const worker = compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9092' });
+
+function fakeWorker(o: { leader: boolean; leaderUrl?: string; started?: boolean }) {
+  const state = new ConfigState();
+  state.apply({ kind: 'connector', name: 'pg', config: { 'connector.class': 'NoopSink', topics: 't' } }, 0n);
+  state.apply({ kind: 'commit', name: 'pg', tasks: 1 }, 1n);
+  const written: string[] = [];
+  const w = {
+    started: o.started ?? true,
+    config: worker,
+    herder: {
+      state,
+      isLeader: o.leader,
+      leaderUrl: o.leaderUrl,
+      restUrl: 'http://127.0.0.1:1',
+      workerId: '127.0.0.1:1',
+    },
+    writes: {
+      setTargetState: (name: string, s: string) => (written.push(`${name}:${s}`), Promise.resolve()),
+      putConnector: (name: string) => (written.push(`put:${name}`), Promise.resolve({ created: true })),
+    },
+  };
+  return { w: w as unknown as DistributedWorker, written };
+}
+
+async function call(
+  router: Router,
+  method: string,
+  path: string,
+  body: unknown = {},
+  headers: Record<string, string> = {},
+): Promise<RestResponse> {
+  const { handler, params } = router.match(method, path);
+  const req = {
+    method,
+    path,
+    params,
+    query: new URLSearchParams(),
+    json: () => Promise.resolve(body),
+    raw: { headers } as unknown as IncomingMessage,
+    res: undefined as never,
+  } as RestRequest;
+  return handler(req);
+}
+
+let server: Server | undefined;
+afterEach(() => server?.close());
+
+/** A stand-in leader that records what it was sent. */
+async function leader(): Promise<{
+  url: string;
+  seen: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }>;
+}> {
+  const seen: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }> = [];
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      res.writeHead(202);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('distributed REST routes', () => {
+  it('the leader writes itself', async () => {
+    const { w, written } = fakeWorker({ leader: true });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    expect(await call(router, 'PUT', '/connectors/pg/pause')).toEqual({ status: 202 });
+    expect(written).toEqual(['pg:PAUSED']);
+  });
+
+  it("another worker forwards the write to the leader's URL, with the caller's credentials, and relays the answer", async () => {
+    const l = await leader();
+    const { w, written } = fakeWorker({ leader: false, leaderUrl: l.url });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const answer = await call(router, 'PUT', '/connectors/pg/resume', {}, { authorization: 'Bearer t0ken' });
+    expect(answer).toEqual({ status: 202 });
+    expect(written).toEqual([]);
+    expect(l.seen).toHaveLength(1);
+    expect(l.seen[0]).toMatchObject({ method: 'PUT', url: '/connectors/pg/resume' });
+    expect(l.seen[0]!.headers['authorization']).toBe('Bearer t0ken');
+    expect(l.seen[0]!.headers['x-sharesink-forwarded']).toBe('127.0.0.1:1');
+  });
+
+  it('a forwarded request reaching a worker that is no longer the leader is a 409, not forwarded again', async () => {
+    const l = await leader();
+    const { w } = fakeWorker({ leader: false, leaderUrl: l.url });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    await expect(
+      call(router, 'PUT', '/connectors/pg/stop', {}, { 'x-sharesink-forwarded': 'other:1' }),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(l.seen).toEqual([]);
+  });
+
+  it('a config that fails validation is a 400 listing every problem, before any forwarding', async () => {
+    const l = await leader();
+    const { w } = fakeWorker({ leader: false, leaderUrl: l.url });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const err = await call(router, 'POST', '/connectors', {
+      name: 'bad',
+      config: { 'connector.class': 'NoopSink', 'tasks.max': '0', 'errors.tolerance': 'some' },
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400 });
+    const message = (err as Error).message;
+    expect(message).toMatch(/contains the following \d+ error/);
+    for (const key of ['tasks.max', 'errors.tolerance', 'topics']) expect(message).toContain(key);
+    expect(l.seen).toEqual([]);
+  });
+
+  it('answers 409 until the worker has joined, and /health 503', async () => {
+    const { w } = fakeWorker({ leader: false, started: false });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    await expect(call(router, 'GET', '/connectors')).rejects.toMatchObject({ status: 409 });
+    expect(await call(router, 'GET', '/health')).toMatchObject({ status: 503 });
+  });
+});
