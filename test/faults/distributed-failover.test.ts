@@ -109,6 +109,7 @@ describe('fault: a distributed worker killed with -9', () => {
       30_000,
     );
     const movedMs = Date.now() - killedAt;
+    console.log(`distributed failover (share): tasks RUNNING elsewhere ${movedMs} ms after the kill`);
     expect(new Set(moved.tasks.map((t) => t.worker_id))).toEqual(
       new Set([A.url, B.url].map((u) => new URL(u).host)),
     );
