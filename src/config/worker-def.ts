@@ -146,7 +146,7 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'low',
     group,
     documentation:
-      "How often `/metrics` reads each share-mode connector's lag from the broker (DescribeShareGroupOffsets, one request per connector to its group coordinator). Read only while `/metrics` is scraped: a scrape shows the last reading and starts a new one in the background when the last is older than this, so the lag series appear from the scrape after the first reading. See docs/rest-api.md.",
+      "How often `/metrics` reads each connector's lag from the broker (share mode: DescribeShareGroupOffsets at the group coordinator; classic mode: committed and end offsets through kafkajs's admin). Read only while `/metrics` is scraped: a scrape shows the last reading and starts a new one in the background when the last is older than this, so the lag series appear from the scrape after the first reading. See docs/rest-api.md.",
   })
   .define({
     name: 'task.shutdown.graceful.timeout.ms',

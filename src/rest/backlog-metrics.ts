@@ -1,13 +1,13 @@
 /**
  * The lag and backlog series of `/metrics` (docs/rest-api.md, "Lag, backlog, and Connect's sink task
- * metrics"): share lag per partition from the {@link ShareLagPoller}'s last reading, what each task
+ * metrics"): lag per partition (share: the broker's; classic: end - committed) from the {@link LagPoller}'s last reading, what each task
  * holds now, the delivery-count and put-time histograms, the oldest lock's age, and Connect's sink task
  * metrics under Prometheus names. Everything is read from counters the runtime keeps anyway.
  */
 import type { ClassicTaskCountersSnapshot } from '../actors/classic-records.js';
 import { DELIVERY_COUNT_BUCKETS, PUT_MS_BUCKETS, type TaskHistograms } from '../actors/task-counters.js';
 import type { TaskMetrics } from '../actors/connector/types.js';
-import type { ConnectorLag } from '../offsets/share-lag-poller.js';
+import type { ConnectorLag } from '../offsets/lag-poller.js';
 import type { MetricType, Sample } from './prometheus.js';
 
 /** What these series add to: `Families.add` of metrics.ts (name without the `sharesink_` prefix). */
@@ -121,7 +121,7 @@ export function addTaskBacklog(
   }
 }
 
-/** Per-connector series: the last share lag reading and the oldest lock's age. */
+/** Per-connector series: the last lag reading and (share mode) the oldest lock's age. */
 export function addConnectorBacklog(
   add: AddSample,
   connector: string,
@@ -137,15 +137,19 @@ export function addConnectorBacklog(
       { labels: { connector }, value: (oldestLockAgeMs ?? 0) / 1000 },
     );
   if (lag === undefined) return;
+  // the same reading under the mode's own names: share lag is the broker's, classic lag is end - committed
+  const prefix = share ? 'share' : 'consumer';
   add(
-    'share_lag_poll_errors_total',
-    'Share lag readings (DescribeShareGroupOffsets) that failed; the previous reading stays.',
+    `${prefix}_lag_poll_errors_total`,
+    share
+      ? 'Share lag readings (DescribeShareGroupOffsets) that failed; the previous reading stays.'
+      : 'Consumer lag readings (committed and end offsets) that failed; the previous reading stays.',
     'counter',
     { labels: { connector }, value: lag.errors },
   );
   const r = lag.reading;
   if (r === undefined) return;
-  add('share_lag_poll_timestamp_seconds', 'Unix time of the share lag reading shown.', 'gauge', {
+  add(`${prefix}_lag_poll_timestamp_seconds`, 'Unix time of the lag reading shown.', 'gauge', {
     labels: { connector },
     value: r.at / 1000,
   });
@@ -153,16 +157,29 @@ export function addConnectorBacklog(
     const labels = { connector, topic: p.topic, partition: String(p.partition) };
     if (p.lag !== undefined)
       add(
-        'share_partition_lag',
-        'Records from the share-partition start offset to the end not yet delivered to completion (DescribeShareGroupOffsets v1, KIP-1226).',
+        `${prefix}_partition_lag`,
+        share
+          ? 'Records from the share-partition start offset to the end not yet delivered to completion (DescribeShareGroupOffsets v1, KIP-1226).'
+          : 'Records from the committed offset to the end of the partition (classic mode).',
         'gauge',
         { labels, value: p.lag },
       );
-    add(
-      'share_partition_start_offset',
-      'The share-partition start offset (SPSO); the broker persists it lazily.',
-      'gauge',
-      { labels, value: p.offset },
-    );
+    if (share)
+      add(
+        'share_partition_start_offset',
+        'The share-partition start offset (SPSO); the broker persists it lazily.',
+        'gauge',
+        { labels, value: p.offset },
+      );
+    else
+      add(
+        'consumer_partition_committed_offset',
+        'The consumer group’s committed offset (classic mode).',
+        'gauge',
+        {
+          labels,
+          value: p.offset,
+        },
+      );
   }
 }

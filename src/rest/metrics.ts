@@ -11,7 +11,7 @@ import {
   SHARE_CONSUMER_COUNTERS,
   type ShareConsumerMetricsSnapshot,
 } from '../kafka/share/share-consumer-metrics.js';
-import type { ConnectorLag } from '../offsets/share-lag-poller.js';
+import type { ConnectorLag } from '../offsets/lag-poller.js';
 import { addConnectorBacklog, addTaskBacklog } from './backlog-metrics.js';
 import type { EventLoopDelay } from './process-metrics.js';
 import type { MetricFamily, MetricType, Sample } from './prometheus.js';

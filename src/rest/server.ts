@@ -27,7 +27,7 @@ import { healthReport } from './health.js';
 import { MachineEvents } from './machine-events.js';
 import { machinesPage } from './machines-page.js';
 import { collectMetrics } from './metrics.js';
-import { ShareLagPoller } from '../offsets/share-lag-poller.js';
+import { LagPoller } from '../offsets/lag-poller.js';
 import { addOffsetsRoutes, offsetsConfig } from './offsets-routes.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { CONTENT_TYPE, formatPrometheus } from './prometheus.js';
@@ -152,7 +152,7 @@ export function buildRouter(
     events: MachineEvents;
     processMetrics: ProcessMetrics;
     /** Share lag for /metrics; none: no lag series. */
-    lagPoller?: ShareLagPoller;
+    lagPoller?: LagPoller;
     workerId: () => string;
     clusterId: () => string | undefined;
     commit: string;
@@ -228,7 +228,7 @@ export async function startRestServer(
   const { host, port } = parsed;
   const events = new MachineEvents(worker);
   const processMetrics = new ProcessMetrics();
-  const lagPoller = new ShareLagPoller(worker.config, worker.config.lagPollIntervalMs ?? 30_000, log);
+  const lagPoller = new LagPoller(worker.config, worker.config.lagPollIntervalMs ?? 30_000, log);
   let workerId = `${host}:${port}`;
   let clusterId: string | undefined;
   const router = buildRouter(worker, {

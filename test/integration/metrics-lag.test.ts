@@ -100,7 +100,7 @@ describe('/metrics lag and backlog', () => {
     }
   });
 
-  it('classic mode: offset-commit series and no share lag', async () => {
+  it('classic mode: offset-commit series, consumer lag from committed and end offsets, no share lag', async () => {
     const topic = uniqueTopic('metrics-classic');
     const group = uniqueGroup('metrics-classic');
     topics.push(topic);
@@ -109,6 +109,7 @@ describe('/metrics lag and backlog', () => {
     const name = 'metrics-classic';
     const { w, rest } = await startLinesWorker({
       ...{ name, topic, file, group, mode: 'classic', tasks: 1, poolThreads: 1, logger },
+      worker: { 'metrics.lag.poll.interval.ms': '1000' },
       rest: { listener: 'http://127.0.0.1:0', lookupClusterId: false },
     });
     try {
@@ -130,6 +131,24 @@ describe('/metrics lag and backlog', () => {
       );
       expect(metric(text, 'sharesink_sink_record_read_total', `connector="${name}"`)).toBe(20);
       expect(text).not.toContain('sharesink_share_partition_lag{');
+      const lagged = await until(
+        'consumer lag read',
+        async () => (await fetch(`${rest.url}/metrics`)).text(),
+        (t) =>
+          metric(t, 'sharesink_consumer_partition_committed_offset', `connector="${name}"`) === 20 &&
+          t.includes(
+            `sharesink_consumer_partition_lag{connector="${name}",topic="${topic}",partition="0"} 0`,
+          ),
+      );
+      expect(metric(lagged, 'sharesink_consumer_lag_poll_errors_total', `connector="${name}"`)).toBe(0);
+      // stopped: what is produced now is lag
+      expect((await fetch(`${rest.url}/connectors/${name}/stop`, { method: 'PUT' })).status).toBe(202);
+      await produce(topic, values('f', 12, 0));
+      await until(
+        'consumer lag 12',
+        async () => (await fetch(`${rest.url}/metrics`)).text(),
+        (t) => metric(t, 'sharesink_consumer_partition_lag', `connector="${name}"`) === 12,
+      );
       expect(text).not.toContain(`sharesink_locks_oldest_acquired_age_seconds{connector="${name}"}`);
     } finally {
       await rest.close();

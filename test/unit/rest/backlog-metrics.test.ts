@@ -67,6 +67,13 @@ describe('/metrics lag and backlog series', () => {
         },
       ],
     ]);
+    lag.set('c', {
+      errors: 0,
+      reading: {
+        at: 1_700_000_000_000,
+        partitions: [{ topic: 'orders', partition: 0, offset: 90, lag: 10 }],
+      },
+    });
     const text = formatPrometheus(collectMetrics(fakeWorker([share, classic]), proc, lag));
     const has = (line: string) => expect(text.split('\n')).toContain(line);
     has('sharesink_share_partition_lag{connector="s",topic="orders",partition="0"} 17');
@@ -94,5 +101,9 @@ describe('/metrics lag and backlog series', () => {
     has('sharesink_offset_commit_failure_total{connector="c",task="0"} 1');
     has('sharesink_offset_commit_seq_no{connector="c",task="0"} 8');
     expect(text).not.toContain('sharesink_offset_commit_completion_total{connector="s"');
+    has('sharesink_consumer_partition_lag{connector="c",topic="orders",partition="0"} 10');
+    has('sharesink_consumer_partition_committed_offset{connector="c",topic="orders",partition="0"} 90');
+    has('sharesink_consumer_lag_poll_errors_total{connector="c"} 0');
+    expect(text).not.toContain('sharesink_share_partition_lag{connector="c"');
   });
 });
