@@ -54,10 +54,13 @@ class FakeRuntime implements LocalRuntime {
     this.state = 'RUNNING';
     return Promise.resolve();
   }
-  restart() {
+  readonly restarts: string[] = [];
+  restart(o: { includeTasks?: boolean; onlyFailed?: boolean }) {
+    this.restarts.push(`connector includeTasks=${o.includeTasks} onlyFailed=${o.onlyFailed}`);
     return { connector: true, tasks: [...this.ids] };
   }
-  restartTask() {
+  restartTask(id: number) {
+    this.restarts.push(`task ${id}`);
     return Promise.resolve();
   }
   taskStates() {
@@ -211,6 +214,24 @@ describe('distributed herder (in-process group)', () => {
     after.forEach((r, i) => expect(r).toBe(before[i]));
     expect(after.map((r) => r.moves).reduce((a, b) => a + b)).toBeGreaterThan(0);
     expect(after.map((r) => [...r.ids])).toEqual(c.nodes.slice(0, 2).map((n) => localTasks(n, 'pg')));
+  });
+
+  it('a restart request reaches the workers that run the connector; a task restart only its owner', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await leaderOf(c).writes.putConnector('pg', sink(2), true);
+    await settle(c);
+    await leaderOf(c).writes.requestRestart('pg', { includeTasks: true, onlyFailed: true });
+    await leaderOf(c).writes.requestRestart('pg', { includeTasks: false, onlyFailed: false, task: 1 });
+    await expect(
+      leaderOf(c).writes.requestRestart('pg', { includeTasks: false, onlyFailed: false, task: 7 }),
+    ).rejects.toMatchObject({ status: 404 });
+    const restarts = c.nodes.map((n) => (n.herder.local.runtime('pg') as FakeRuntime).restarts);
+    for (const r of restarts) expect(r[0]).toBe('connector includeTasks=true onlyFailed=true');
+    const owner = c.nodes.findIndex((n) => localTasks(n, 'pg').includes(1));
+    expect(restarts[owner]).toContain('task 1');
+    expect(restarts[1 - owner]).not.toContain('task 1');
   });
 
   it('STOPPED runs no task anywhere and reports the connector STOPPED', async () => {
