@@ -84,6 +84,14 @@ export interface ChildResult {
   readonly machineBusyCores?: number | undefined;
   /** userSettingsOnly, share mode: the runtime's line on the group's start position (share.auto.offset.reset). */
   readonly startPositionLine?: string | undefined;
+  /** Window runs: process CPU per record over the window from /proc/self/stat (utime + stime). */
+  readonly procCpuUsPerRecord?: number | undefined;
+  /** Window runs: the window in epoch ms (to match records' put times in a sink's own files). */
+  readonly windowEpochMs?: { readonly from: number; readonly to: number } | undefined;
+  /** Window runs: VmRSS at the end of the window. */
+  readonly rssAtWindowEndMb?: number | undefined;
+  /** Window runs: CPU µs over the window by thread name (`main` apart), user and system, from /proc/self/task. */
+  readonly threadCpuUs?: Readonly<Record<string, { user: number; sys: number; threads: number }>> | undefined;
   readonly notes: readonly string[];
 }
 

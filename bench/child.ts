@@ -5,7 +5,7 @@
  * Worker runs use the real runtime (compiled configs → Worker → task runners → PutPool → connector).
  * Classic mode falls back to a bare kafkajs consumer while the classic runner is not wired, and says so.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
@@ -40,6 +40,60 @@ interface Sample {
 function cpuUs(): number {
   const c = process.cpuUsage();
   return c.user + c.system;
+}
+
+/** utime + stime of this whole process from /proc/self/stat, in µs (the source the Java side is read from). */
+function procCpuUs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) / 100) * 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime and stime (µs) of every thread of this process, by thread id, with its name (/proc/self/task). */
+function threadTicks(): Map<string, { name: string; user: number; sys: number }> {
+  const out = new Map<string, { name: string; user: number; sys: number }>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, { name, user: Number(f[11]) * 10_000, sys: Number(f[12]) * 10_000 });
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+
+/** CPU per thread over the window, grouped by thread name (the main thread apart), in µs. */
+function threadCpu(
+  from: Map<string, { name: string; user: number; sys: number }>,
+  to: Map<string, { name: string; user: number; sys: number }>,
+): Record<string, { user: number; sys: number; threads: number }> {
+  const out: Record<string, { user: number; sys: number; threads: number }> = {};
+  for (const [tid, b] of to) {
+    const a = from.get(tid) ?? { user: 0, sys: 0 };
+    const key = tid === String(process.pid) ? 'main' : b.name;
+    const e = (out[key] ??= { user: 0, sys: 0, threads: 0 });
+    e.user += b.user - a.user;
+    e.sys += b.sys - a.sys;
+    e.threads++;
+  }
+  return out;
+}
+
+/** VmRSS of this process from /proc/self/status, in MB. */
+function procRssMb(): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Busy and total jiffies of the whole machine (/proc/stat), or undefined off Linux. */
@@ -86,6 +140,10 @@ interface Measured {
   peakRssMb: number;
   windowCounters: Record<string, number> | undefined;
   machineBusyCores: number | undefined;
+  procCpuUsPerRecord?: number | undefined;
+  windowEpochMs?: { from: number; to: number } | undefined;
+  rssAtWindowEndMb?: number | undefined;
+  threadCpuUs?: Record<string, { user: number; sys: number; threads: number }> | undefined;
 }
 
 /**
@@ -119,6 +177,11 @@ async function measure(
   let countersTo: Record<string, number> | undefined;
   let ticksFrom: ReturnType<typeof machineTicks>;
   let ticksTo: ReturnType<typeof machineTicks>;
+  let procFrom: number | undefined;
+  let procTo: number | undefined;
+  let rssAtWindowEndMb: number | undefined;
+  let threadsFrom: ReturnType<typeof threadTicks> | undefined;
+  let threadsTo: ReturnType<typeof threadTicks> | undefined;
   if (m.kind === 'drain') {
     from = first;
     if (!(await waitFor(() => p.put() >= m.records, deadline, rss)))
@@ -128,13 +191,18 @@ async function measure(
       ackTailMs = performance.now() - to.at;
   } else {
     await waitFor(() => false, first.at + m.warmupMs, rss);
+    procFrom = procCpuUs();
+    threadsFrom = threadTicks();
     from = sample(p);
     countersFrom = p.counters();
     ticksFrom = machineTicks();
     await waitFor(() => false, from.at + m.windowMs, rss);
     to = sample(p);
+    procTo = procCpuUs();
+    threadsTo = threadTicks();
     countersTo = p.counters();
     ticksTo = machineTicks();
+    rssAtWindowEndMb = procRssMb();
   }
   if (profiler) await stopProfiler(profiler, spec.profileDir!);
   rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
@@ -161,6 +229,16 @@ async function measure(
       ticksFrom && ticksTo && ticksTo.total > ticksFrom.total
         ? ((ticksTo.busy - ticksFrom.busy) / (ticksTo.total - ticksFrom.total)) * os.cpus().length
         : undefined,
+    procCpuUsPerRecord:
+      procFrom !== undefined && procTo !== undefined && records > 0
+        ? (procTo - procFrom) / records
+        : undefined,
+    windowEpochMs:
+      m.kind === 'window'
+        ? { from: performance.timeOrigin + from.at, to: performance.timeOrigin + to.at }
+        : undefined,
+    rssAtWindowEndMb,
+    threadCpuUs: threadsFrom && threadsTo ? threadCpu(threadsFrom, threadsTo) : undefined,
   };
 }
 
@@ -246,7 +324,17 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
       const c = current();
       return Math.min(c.recordsPut, c.recordsAcquired);
     },
-    counters: () => ({ ...current() }) as unknown as Record<string, number>,
+    counters: () => {
+      // the share consumers' ShareFetch answers beside the task counters (fetches per batch at a steady rate)
+      const runtimes = (
+        w as unknown as { runtimes?: Array<{ taskMetrics(): Array<{ consumer?: { fetches: number } }> }> }
+      ).runtimes;
+      const fetches = runtimes?.[0]?.taskMetrics().reduce((n, t) => n + (t.consumer?.fetches ?? 0), 0);
+      return {
+        ...current(),
+        ...(fetches === undefined ? {} : { consumerFetches: fetches }),
+      } as unknown as Record<string, number>;
+    },
   };
   let m: Measured;
   try {

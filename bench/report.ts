@@ -1,6 +1,7 @@
 /** Renders a results object (bench/results.ts) as the Markdown table in bench/results/*.md. */
 import type { ChildResult } from './child-protocol.js';
 import { renderIo } from './scenarios/io.js';
+import { renderSteady } from './scenarios/steady.js';
 import { formatProfile } from './profile.js';
 import type { BenchResults } from './results.js';
 
@@ -233,6 +234,7 @@ export function renderMarkdown(r: BenchResults): string {
   }
 
   if (s.io) out.push(...renderIo(s.io));
+  if (s.steady) out.push(...renderSteady(s.steady));
 
   if (r.profile) {
     out.push('');

@@ -14,6 +14,7 @@ import type { ConsumeResult, JavaLatencyResult, ProduceResult } from './java-too
 import { FILL_PROPS, type Plan } from './plan.js';
 import type { ProfileSummary } from './profile.js';
 import { ioRatios, type IoResults } from './scenarios/io.js';
+import { steadyRatios, steadyTargets, type SteadyResults } from './scenarios/steady.js';
 
 export interface CeilingRow {
   readonly topic: string;
@@ -117,6 +118,8 @@ export interface BenchResults {
     e2e: E2eResult[];
     /** Scenario 7, I/O-bound sinks with default settings (bench/scenarios/io.ts). */
     io?: IoResults | undefined;
+    /** Scenario 8, steady rate against the Java share consumer (bench/scenarios/steady.ts). */
+    steady?: SteadyResults | undefined;
   };
   ratios: Record<string, number | null>;
   ratiosDetail: Record<string, Array<Record<string, unknown>>>;
@@ -380,6 +383,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
   const io = ioRatios(s.io);
   Object.assign(results.ratios, io.ratios);
   if (io.detail.length > 0) results.ratiosDetail.io = io.detail;
+  Object.assign(results.ratios, steadyRatios(s.steady));
   const target = (value: number | null, goal: number) => ({
     value,
     target: goal,
@@ -396,6 +400,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
       0.9,
     ),
     ...io.targets,
+    ...(s.steady ? steadyTargets(results.ratios) : {}),
   };
 }
 

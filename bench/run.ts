@@ -3,7 +3,7 @@
  * reference tools against the same topics on the same broker, in one invocation. Writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}. See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6,7 (scenario numbers; 7 runs with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7,8 (scenario numbers; 7 and 8 run with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  *
@@ -26,6 +26,7 @@ import { runIoScenario } from './scenarios/io.js';
 import { runLatency } from './scenarios/latency.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
+import { runSteady } from './scenarios/steady.js';
 import { runtimeCost } from './scenarios/runtime-cost.js';
 
 async function main(): Promise<void> {
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
       'no-save': { type: 'boolean', default: false },
       /** Scenario 6: the maximum rate to take 50% of, instead of the one measured in scenario 2. */
       'e2e-max-rate': { type: 'string' },
+      /** Scenario 8: the maximum rate its fractions are taken of (default: STEADY_MAX_RATE). */
+      'steady-max-rate': { type: 'string' },
       /** Multiplies record counts and windows (e.g. 0.1 for a smoke test of the harness itself). */
       scale: { type: 'string', default: '1' },
     },
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
   });
   const plan = scalePlan(opts.full ? FULL : SHORT, Number(opts.scale));
   const only = new Set(
-    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
+    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7,8' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
   );
   const wants = (n: number) => only.has(n);
   const started = new Date();
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
   const { step, measured, topicName, createdTopics, runId } = ctx;
 
   const broker = await ensureBroker(brokers);
-  if (wants(3) || wants(6) || wants(7)) {
+  if (wants(3) || wants(6) || wants(7) || wants(8)) {
     ctx.javaPeer = await step('compile the Java share-consumer peer', async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-bench-java-'));
       await compileJavaPeer(dir);
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
         runIoScenario({ ...io, measured, step, runChild: (spec) => runChild(spec), javaPeer, runId }),
       );
     }
+    await runSteady(ctx, opts['steady-max-rate']); // scenario 8
     if (opts.profile) await runProfile(ctx, drainTopics);
   } finally {
     await step('delete topics', () => deleteTopics(brokers, createdTopics));

@@ -103,8 +103,13 @@ public class ShareLatencyBench {
         long n0 = pollNanos.get();
         long t0 = System.nanoTime();
         inWindow.set(true);
+        // markers for a harness that reads this process's CPU (/proc) over the same window
+        System.out.println("WINDOW_START");
+        System.out.flush();
         Thread.sleep(windowMs);
         inWindow.set(false);
+        System.out.println("WINDOW_END");
+        System.out.flush();
         long d1 = done.get();
         long p1 = polls.get();
         long n1 = pollNanos.get();
