@@ -44,12 +44,30 @@ export class FetchGate {
   }
 }
 
-/** A ShareConsumer whose poll() waits while its gate is closed (and returns [] if the task stops). */
+/**
+ * A ShareConsumer whose poll() waits while its gate is closed (and returns [] if the task stops).
+ *
+ * A ShareFetch already waiting on the broker when the gate closes can still answer with records: those
+ * are released at once (another member, or this task after resume, gets them with the delivery count
+ * the broker keeps) instead of being put after the operator paused the connector.
+ */
 export class GatedShareConsumer extends ShareConsumer {
   readonly gate = new FetchGate();
+  /** Records acquired by a fetch that was under way when the gate closed, and released. */
+  releasedWhilePaused = 0;
 
   override async poll(options?: PollOptions): Promise<ShareRecord[]> {
-    if (!(await this.gate.whenOpen())) return [];
-    return super.poll(options);
+    for (;;) {
+      if (!(await this.gate.whenOpen())) return [];
+      const records = await super.poll(options);
+      if (records.length === 0 || !this.gate.isPaused) return records;
+      this.releasedWhilePaused += records.length;
+      // the answer reports per partition and never rejects; a consumer closing meanwhile lets the locks lapse
+      try {
+        void this.acknowledge(records, 'release');
+      } catch {
+        /* closed: the broker releases the records when their locks expire */
+      }
+    }
   }
 }
