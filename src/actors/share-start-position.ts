@@ -13,8 +13,9 @@
  * - a value already set on the group (by an operator, another tool, or an earlier start) is never
  *   overwritten, nor is the default of a group that other members are reading with.
  *
- * "Has the group started this topic?" would best be answered by DescribeShareGroupOffsets, which the
- * codec does not have. ShareGroupDescribe (does the group exist, does it have members) and
+ * "Has the group started this topic?" is not asked of DescribeShareGroupOffsets (`src/offsets/`): the
+ * broker writes a partition's share state lazily, so an unstarted and a just-started partition look
+ * alike there. ShareGroupDescribe (does the group exist, does it have members) and
  * DescribeConfigs (is the value set on the group, or the broker default) answer it closely enough:
  * the config only matters for partitions the group has not started, so writing `earliest` on an idle
  * group that has started some partitions changes nothing for those.
