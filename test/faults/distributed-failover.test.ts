@@ -92,7 +92,8 @@ async function scenario(mode: 'share' | 'classic', tasksMax: number) {
   return { spec, topic, workers, status, count };
 }
 
-describe('fault: a distributed worker killed with -9', () => {
+// two clusters of their own, side by side: half the wall time
+describe.concurrent('fault: a distributed worker killed with -9', () => {
   it('share mode: its tasks move to the other two within the session timeout; every record arrives once', async () => {
     const { topic, workers, status, count } = await scenario('share', 6);
     const [A, B, C] = workers as [DistributedWorkerRun, DistributedWorkerRun, DistributedWorkerRun];
