@@ -137,12 +137,15 @@ export const DISTRIBUTED_CONFIG_DEF = new ConfigDef()
   .define({
     name: 'scheduled.rebalance.max.delay.ms',
     type: 'int',
-    default: 300000,
+    // Connect's 300000 keeps partition ownership still through rolling restarts; a share task owns no
+    // partition and a classic one's partitions move within its consumer group anyway, so sharesink
+    // re-places a dead worker's tasks within the session timeout unless asked to wait (ADR 0010)
+    default: 0,
     validator: between(0, MAX_TIMER_MS),
     importance: 'medium',
     group,
     documentation:
-      "How long a departed worker's connectors and tasks wait for it to come back before the others take them (KIP-415). `0` re-places them at the next rebalance.",
+      "How long a departed worker's connectors and tasks wait for it to come back before the others take them (KIP-415). sharesink's default `0` re-places them at the next rebalance, within `session.timeout.ms` of a crash; Connect's default is 300000 (set it to let a restarting worker keep its tasks).",
   })
   .define({
     name: 'worker.sync.timeout.ms',

@@ -7,7 +7,7 @@
  * ```ts
  * const member = createWorkerGroupMember(
  *   { groupId: 'sharesink-cluster', sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 60_000,
- *     heartbeatIntervalMs: 3_000, scheduledRebalanceMaxDelayMs: 300_000,
+ *     heartbeatIntervalMs: 3_000, scheduledRebalanceMaxDelayMs: 0,
  *     kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worker-1' }, logger, onFatal: (e) => exit(e) },
  *   { metadata, configSnapshot, revoke, assigned },
  * );

@@ -30,7 +30,7 @@ describe('distributed worker keys', () => {
       configReplicationFactor: 3,
       statusPartitions: 5,
       protocol: 'sessioned',
-      scheduledRebalanceMaxDelayMs: 300000,
+      scheduledRebalanceMaxDelayMs: 0,
       workerSyncTimeoutMs: 3000,
       sessionTimeoutMs: 10000,
       heartbeatIntervalMs: 3000,
