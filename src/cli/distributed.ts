@@ -23,6 +23,7 @@ import {
 } from '../distributed/herder/distributed-worker.js';
 import { ConfigError } from '../errors.js';
 import { notice } from '../logger.js';
+import { logLevelsFor } from '../observability/log-levels.js';
 import { addDistributedRoutes } from '../rest/distributed-routes.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
 import { checkClusterFor } from './check-cluster.js';
@@ -90,6 +91,8 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
     format: opts.logFormat ?? 'auto',
     stderr: process.stderr,
   });
+  // before any child logger is made (the worker's, the herder's, the tasks'): PUT /admin/loggers/<name> then reaches them all
+  logLevelsFor(logger);
   reportSettings(worker, logger);
   if (distributed.protocol === 'eager')
     logger.warn(

@@ -4,30 +4,23 @@
  * every problem, nothing written), then made by the leader: a worker that is not the leader forwards
  * the request to the leader's URL and relays its answer (ADR 0010). Registered before the standalone
  * routes, which they replace for the same paths; `/connector-plugins` stays as standalone serves it.
+ * The offsets endpoints are in distributed-offsets-routes.ts.
  */
 import { printableConfig, printableTaskConfig } from '../config/printable.js';
-import type { ConfigState, ConnectorEntry } from '../distributed/herder/config-state.js';
+import type { ConnectorEntry } from '../distributed/herder/config-state.js';
 import type { TargetState } from '../distributed/herder/config-records.js';
 import type { DistributedWorker } from '../distributed/herder/distributed-worker.js';
-import { conflict } from '../distributed/herder/leader-writes.js';
 import type { InstanceStatus } from '../distributed/herder/status-store.js';
 import { healthReport } from './health.js';
-import { badRequest, notFound, RestError } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { entryOf, mustBeStarted, viaLeader } from './distributed-forward.js';
+import { addDistributedOffsetsRoutes } from './distributed-offsets-routes.js';
 import { validateConfig } from './plugins.js';
 import type { RestRequest, RestResponse, Router } from './router.js';
 
 const json = (value: unknown, status = 200): RestResponse => ({ status, json: value });
-const FORWARDED = 'x-sharesink-forwarded';
-const FORWARD_TIMEOUT_MS = 60_000;
 
 const flag = (req: RestRequest, name: string) => req.query.get(name)?.toLowerCase() === 'true';
-
-function entryOf(state: ConfigState, req: RestRequest): ConnectorEntry {
-  const name = req.params['name']!;
-  const c = state.connector(name);
-  if (c === undefined) throw notFound(`Connector ${name} not found`);
-  return c;
-}
 
 function info(c: ConnectorEntry) {
   return {
@@ -83,60 +76,13 @@ async function mustValidate(w: DistributedWorker, config: Record<string, string>
     );
   const result = await validateConfig(cls, config, w.config);
   if (result.error_count === 0) return;
-  const lines = result.configs.flatMap((c) => c.value.errors.map((e) => `${c.value.name}: ${e}`));
+  // some validators' messages already start with the key: said once
+  const lines = result.configs.flatMap((c) =>
+    c.value.errors.map((e) => (e.startsWith(`${c.value.name}: `) ? e : `${c.value.name}: ${e}`)),
+  );
   throw badRequest(
     `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${lines.join('\n')}\nYou can also find the above list of errors at the endpoint \`/connector-plugins/{connectorType}/config/validate\``,
   );
-}
-
-/** Runs `local` on the leader; elsewhere sends the request to the leader and relays its answer. */
-async function viaLeader(
-  w: DistributedWorker,
-  req: RestRequest,
-  body: unknown,
-  local: () => Promise<RestResponse>,
-): Promise<RestResponse> {
-  mustBeStarted(w);
-  const h = w.herder;
-  if (h.isLeader) return local();
-  if (req.raw.headers[FORWARDED] !== undefined || h.leaderUrl === undefined || h.leaderUrl === h.restUrl)
-    throw conflict('Cannot complete request because of a conflicting operation (e.g. worker rebalance)');
-  const url = `${h.leaderUrl}${req.path}${req.query.size > 0 ? `?${req.query.toString()}` : ''}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', [FORWARDED]: h.workerId };
-  const auth = req.raw.headers.authorization;
-  if (auth !== undefined) headers['authorization'] = auth;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'DELETE' ? undefined : JSON.stringify(body ?? {}),
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-    });
-  } catch (err) {
-    throw new RestError(
-      'SHARESINK_REST_FORWARD_FAILED',
-      409,
-      `The leader (${h.leaderUrl}) did not answer the forwarded request: ${(err as Error).message}; a rebalance may be under way, try again`,
-    );
-  }
-  const text = await res.text();
-  if (text === '') return { status: res.status };
-  try {
-    return { status: res.status, json: JSON.parse(text) as unknown };
-  } catch {
-    return { status: res.status, text, contentType: res.headers.get('content-type') ?? 'text/plain' };
-  }
-}
-
-/** Before the worker has read the topics and joined, nothing it would answer is true yet. */
-function mustBeStarted(w: DistributedWorker): void {
-  if (!w.started)
-    throw new RestError(
-      'SHARESINK_REST_CONFLICT',
-      409,
-      'The worker is still joining the cluster (reading the config topic); try again in a moment',
-    );
 }
 
 export function addDistributedRoutes(router: Router, w: DistributedWorker): void {
@@ -151,6 +97,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       return { status: 202 };
     });
   };
+  addDistributedOffsetsRoutes(router, w, w.logger);
   router
     .add('GET', '/connectors', (req) => {
       const expand = req.query.getAll('expand');
@@ -166,7 +113,10 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       return json(out);
     })
     .add('POST', '/connectors', async (req) => {
-      const body = (await req.json()) as Record<string, unknown>;
+      const sent = await req.json();
+      if (typeof sent !== 'object' || sent === null || Array.isArray(sent))
+        throw badRequest('The body must be a JSON object: {"name": "<connector>", "config": {<settings>}}');
+      const body = sent as Record<string, unknown>;
       const name = checkName(body['name']);
       const config = configBody(body['config'], 'config');
       if (config['name'] !== undefined && config['name'] !== name)

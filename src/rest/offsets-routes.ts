@@ -20,28 +20,36 @@ function connectorOf(worker: RestWorker, req: RestRequest): RestConnector {
   return c;
 }
 
-/** Connect's check (StandaloneHerder.modifyConnectorOffsetsChecks), word for word. */
+/** Connect's refusal (StandaloneHerder.modifyConnectorOffsetsChecks), word for word; distributed mode says it too. */
+export function notStopped(name: string): RestError {
+  return badRequest(
+    `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${name}/stop' endpoint`,
+  );
+}
+
 function requireStopped(c: RestConnector): void {
-  if (c.state !== 'STOPPED')
-    throw badRequest(
-      `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${c.config.name}/stop' endpoint`,
-    );
+  if (c.state !== 'STOPPED') throw notStopped(c.config.name);
+}
+
+/** What the offsets calls read of a compiled connector config (a runtime's, or one from the config topic). */
+export function offsetsConfigOf(config: RestConnector['config']) {
+  return {
+    name: config.name,
+    groupProtocol: config.groupProtocol,
+    groupId: config.groupId ?? `connect-${config.name}`,
+    security: config.security,
+  };
 }
 
 export function offsetsConfig(c: RestConnector) {
-  return {
-    name: c.config.name,
-    groupProtocol: c.config.groupProtocol,
-    groupId: c.config.groupId ?? `connect-${c.config.name}`,
-    security: c.config.security,
-  };
+  return offsetsConfigOf(c.config);
 }
 
 /**
  * The offsets module's refusals keep their code and get their HTTP status; anything else (the broker
  * unreachable, an authorisation error) is a 500 that says which group could not be reached and why.
  */
-async function answering<T>(groupId: string, job: () => Promise<T>): Promise<T> {
+export async function answering<T>(groupId: string, job: () => Promise<T>): Promise<T> {
   try {
     return await job();
   } catch (err) {

@@ -160,6 +160,11 @@ export class DistributedWorker {
     return this.#writes;
   }
 
+  /** The root logger the worker's loggers are made from (the REST routes' offsets lines use it too). */
+  get logger(): Logger {
+    return this.#logger;
+  }
+
   get started(): boolean {
     return this.#herder !== undefined;
   }

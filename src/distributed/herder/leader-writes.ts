@@ -81,6 +81,21 @@ export class LeaderWrites {
     });
   }
 
+  /**
+   * Runs `job` (an offsets change on the broker) while the connector's target state is STOPPED, in turn
+   * with the config writes: a resume written meanwhile waits for it, so the tasks never start on
+   * offsets half changed. `refuse` makes the error for a connector that is not STOPPED.
+   */
+  whileStopped<T>(name: string, refuse: (name: string) => Error, job: () => Promise<T>): Promise<T> {
+    return this.#serial(async () => {
+      this.#mustLead();
+      const c = this.#h.state.connector(name);
+      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (c.targetState !== 'STOPPED') throw refuse(name);
+      return job();
+    });
+  }
+
   #serial<T>(step: () => Promise<T>): Promise<T> {
     const next = this.#lock.then(async () => {
       const result = await step();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import { ConfigState } from '../../../src/distributed/herder/config-state.js';
@@ -17,6 +18,7 @@ function fakeWorker(o: { leader: boolean; leaderUrl?: string; started?: boolean 
   const w = {
     started: o.started ?? true,
     config: worker,
+    logger: pino({ level: 'silent' }),
     herder: {
       state,
       isLeader: o.leader,
