@@ -15,6 +15,7 @@ import { healthReport } from './health.js';
 import { badRequest, notFound } from './errors.js';
 import { entryOf, mustBeStarted, viaLeader } from './distributed-forward.js';
 import { addDistributedOffsetsRoutes } from './distributed-offsets-routes.js';
+import { clusterPanelData, clusterPanelHtml } from './cluster-panel.js';
 import { validateConfig } from './plugins.js';
 import type { RestRequest, RestResponse, Router } from './router.js';
 
@@ -205,6 +206,15 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
         await w.writes.requestRestart(c.name, { includeTasks: false, onlyFailed: false, task: Number(text) });
         return { status: 204 };
       });
+    })
+    .add('GET', '/machines/cluster', () => {
+      if (!w.started)
+        return { status: 503, contentType: 'text/html; charset=utf-8', text: '<p>Joining the cluster…</p>' };
+      return {
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        text: clusterPanelHtml(clusterPanelData(w)),
+      };
     })
     .add('GET', '/health', () => {
       if (!w.started)

@@ -50,6 +50,8 @@ circle.start{fill:#4b5563}
 .edge.active path{stroke:#2563eb;stroke-width:2.6} .edge.active .events{fill:#1d4ed8}
 .edge .rate{font-size:11px;font-weight:600;fill:#2563eb;text-anchor:end}
 marker path{fill:#8a96a5}
+table.cluster{border-collapse:collapse;margin:4px 0 8px} table.cluster th,table.cluster td{text-align:left;padding:3px 14px 3px 0;border-bottom:1px solid #eef1f4;vertical-align:top}
+.badge{font-size:11px;font-weight:600;color:#1d4ed8;background:#eef4ff;border-radius:4px;padding:1px 5px} .badge.me{color:#047857;background:#ecfdf5} .none{color:#8a96a5}
 `;
 
 /** Written for the page: no machine is named here, the server sends DATA with the drawing. */
@@ -72,6 +74,17 @@ function taken(data, edge, F, T) {
   const enters = data.enters[dst] || [dst];
   return SA.includes(src) && enters.every((k) => SB.includes(k)) && !enters.every((k) => SA.includes(k));
 }
+// distributed mode only: the worker cluster as this worker sees it; a standalone worker answers 404 and the panel stays hidden
+const cluster = document.getElementById('cluster');
+async function refreshCluster() {
+  try {
+    const res = await fetch(base + '/cluster');
+    if (res.status === 404) return;
+    if (res.ok) { cluster.innerHTML = await res.text(); cluster.hidden = false; }
+  } catch {}
+  setTimeout(refreshCluster, 2000);
+}
+refreshCluster();
 source.addEventListener('machines', (message) => {
   const update = JSON.parse(message.data);
   for (const svg of document.querySelectorAll('svg.machine')) {
@@ -142,6 +155,7 @@ export async function machinesPage(machines: readonly AnyStateMachine[], title: 
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(title)}: state machines</h1>
 <p class="sub">Drawn from the machine definitions the worker runs. Numbers: live actors per state (one batch actor per fetched batch). Blue edges: transitions per second over the last second. Grey boxes hold nested states; dashed ones are the regions of a parallel state, active at the same time. A dot marks where a machine or container starts; a dashed state is final. <span class="status" id="status">connecting…</span></p>
+<section id="cluster" hidden></section>
 ${sections.join('\n')}
 <script>const DATA = ${dataJson};
 ${SCRIPT}</script></body></html>

@@ -1,7 +1,7 @@
 // Issue 15's operations endpoints on two `sharesink distributed` workers (real CLI, real broker): the
 // offsets of a connector stopped through A read and changed through B (a STOPPED connector runs on no
 // worker, so they come from the config topic), Connect's refusal while it is not STOPPED, and each
-// worker's /metrics and /admin/loggers covering its own tasks and loggers.
+// worker's /metrics and /admin/loggers covering its own tasks and loggers, and the live view's cluster panel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, clusterSpec, startWorker, type DistributedWorkerRun } from './harness/distributed-workers.js';
 import { createTopic, deleteTopics, produce, uniqueName } from './harness/kafka.js';
@@ -113,6 +113,11 @@ describe('distributed mode: operations endpoints', () => {
       const mine = s!.tasks.filter((t) => t.worker_id === new URL(w.url).host).map((t) => String(t.id));
       expect(shown[i]!.sort(), w.name).toEqual(mine.sort());
     }
+    // the live view's cluster panel: both workers, this one marked
+    const panel = await (await fetch(`${B.url}/machines/cluster`)).text();
+    for (const w of [A, B]) expect(panel).toContain(new URL(w.url).host);
+    expect(panel).toMatch(/2 member\(s\)/);
+    expect(panel).toContain('this worker');
     const loggers = (await api(B.url, 'GET', '/admin/loggers')).json as Record<string, unknown>;
     // made by the worker before its REST server: listed only because the CLI registered the logger first
     expect(Object.keys(loggers)).toEqual(
