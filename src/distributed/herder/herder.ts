@@ -46,6 +46,8 @@ export class DistributedHerder implements WorkerGroupHooks {
   #live = false;
   readonly #heldConnectors = new Set<string>();
   readonly #heldTasks = new Map<string, Set<number>>();
+  /** The tasks whose state this worker wrote at the last publishStatus, by connector. */
+  #published = new Map<string, Set<number>>();
   #leaderUrl: string | undefined;
   #generation = -1;
   /** The task counts the last snapshot handed the assignor: the leader rejoins when they change. */
@@ -282,7 +284,9 @@ export class DistributedHerder implements WorkerGroupHooks {
         const s = this.local.connectorState(name, c.targetState);
         await status.put(connectorStatusKey(name), { ...s, workerId, generation });
       }
+      const published = new Map<string, Set<number>>();
       for (const { name, tasks } of this.local.taskStates()) {
+        published.set(name, new Set(tasks.map((t) => t.id)));
         for (const t of tasks)
           await status.put(taskStatusKey(name, t.id), {
             state: t.state,
@@ -291,6 +295,15 @@ export class DistributedHerder implements WorkerGroupHooks {
             generation,
           });
       }
+      // tasks stopped because their connector was STOPPED: UNASSIGNED, as Connect's onShutdown writes, so a
+      // resume does not show their old RUNNING until they run again (moved tasks are left to their new owner)
+      for (const [name, ids] of this.#published) {
+        if (this.state.connector(name)?.targetState !== 'STOPPED') continue;
+        for (const id of ids)
+          if (!published.get(name)?.has(id))
+            await status.put(taskStatusKey(name, id), { state: 'UNASSIGNED', workerId, generation });
+      }
+      this.#published = published;
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'status not written; retried at the next interval');
     }

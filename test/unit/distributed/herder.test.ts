@@ -244,6 +244,12 @@ describe('distributed herder (in-process group)', () => {
     await settle(c);
     for (const n of c.nodes) expect(n.herder.local.runtimes).toEqual([]);
     expect(c.nodes[1]!.herder.statusStore.connector('pg')?.state).toBe('STOPPED');
+    // the stopped tasks' RUNNING is not left behind for a resume to show before they run again
+    const tasks = () => [...c.nodes[0]!.herder.statusStore.tasks('pg').values()].map((t) => t.state);
+    expect(tasks()).toEqual(['UNASSIGNED', 'UNASSIGNED']);
+    await leaderOf(c).writes.setTargetState('pg', 'STARTED');
+    await settle(c);
+    expect(tasks()).toEqual(['RUNNING', 'RUNNING']);
   });
 
   it('stores provider references unresolved: the secret never reaches the config topic', async () => {
