@@ -78,8 +78,12 @@ async function mustValidate(w: DistributedWorker, config: Record<string, string>
   const result = await validateConfig(cls, config, w.config);
   if (result.error_count === 0) return;
   // some validators' messages already start with the key: said once
+  // an unknown connector.class is reported by the config check and by the plugin lookup: the first says
+  // everything (the built-ins, module paths), the second points at standalone tools; say it once
   const lines = result.configs.flatMap((c) =>
-    c.value.errors.map((e) => (e.startsWith(`${c.value.name}: `) ? e : `${c.value.name}: ${e}`)),
+    (c.value.name === 'connector.class' ? c.value.errors.slice(0, 1) : c.value.errors).map((e) =>
+      e.startsWith(`${c.value.name}: `) ? e : `${c.value.name}: ${e}`,
+    ),
   );
   throw badRequest(
     `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${lines.join('\n')}\nYou can also find the above list of errors at the endpoint \`/connector-plugins/{connectorType}/config/validate\``,

@@ -18,6 +18,7 @@ import { KafkaErrorCode } from '../../kafka/errors.js';
 import { StillWaiting } from '../../kafka/still-waiting.js';
 import { LOST_ERRORS, groupError, isRetriable } from './group-errors.js';
 import { Heartbeats } from './heartbeats.js';
+import { membershipChange } from './membership-change.js';
 import type { WorkerGroupOptions } from './options.js';
 import { notice } from '../../logger.js';
 import type {
@@ -291,6 +292,7 @@ export class GroupMember implements WorkerGroupMember {
     const { members, ...assignment } = a;
     this.#owned = { connectors: a.connectors, tasks: a.tasks };
     this.#assignment = assignment;
+    const { left, joined, said } = membershipChange(this.#members, members);
     this.#members = members;
     this.#state = 'stable';
     const leader = members.find((m) => m.memberId === this.#leaderId);
@@ -306,8 +308,10 @@ export class GroupMember implements WorkerGroupMember {
         revokedConnectors: a.revokedConnectors,
         revokedTasks: a.revokedTasks.map((t) => `${t.connector}-${t.task}`),
         delayMs: a.delayMs,
+        ...(left.length > 0 ? { left } : {}),
+        ...(joined.length > 0 ? { joined } : {}),
       },
-      `worker group ${this.#opts.groupId} generation ${generation}: ${members.length} member(s), leader ${
+      `worker group ${this.#opts.groupId} generation ${generation}: ${said}${members.length} member(s), leader ${
         leader?.workerId ?? this.#leaderId
       }; this worker runs ${a.connectors.length} connector(s) and ${a.tasks.length} task(s)`,
     );

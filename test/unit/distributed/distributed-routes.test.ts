@@ -126,6 +126,29 @@ describe('distributed REST routes', () => {
     expect(l.seen).toEqual([]);
   });
 
+  it('bad bodies and unknown classes are said once, plainly', async () => {
+    const { w } = fakeWorker({ leader: true });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const refusal = (method: string, path: string, body: unknown) =>
+      call(router, method, path, body).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+    expect(await refusal('POST', '/connectors', [1, 2])).toMatch(/^The body must be a JSON object: \{"name"/);
+    const unknown = await refusal('POST', '/connectors', {
+      name: 'x',
+      config: { 'connector.class': 'NopeSink', topics: 't' },
+    });
+    expect(unknown).toMatch(/contains the following 1 error/);
+    expect(unknown.match(/^connector\.class:/gm)).toHaveLength(1);
+    const http = await refusal('POST', '/connectors', {
+      name: 'h',
+      config: { 'connector.class': 'HttpSink', topics: 't' },
+    });
+    expect(http).toMatch(/^http\.url: (?!http\.url:)/m);
+  });
+
   it('answers 409 until the worker has joined, and /health 503', async () => {
     const { w } = fakeWorker({ leader: false, started: false });
     const router = new Router();
