@@ -37,19 +37,22 @@ beforeAll(async () => {
     Array.from({ length: 20 }, (_, i) => ({ value: `r-${i}`, partition: i % 2 })),
   );
   workers.push(...(await Promise.all(['A', 'B'].map((n) => startWorker(spec, n)))));
-  const created = await api(workers[0]!.url, 'POST', '/connectors', {
-    name: 'ops',
-    config: {
-      'connector.class': 'NoopSink',
-      topics: topic,
-      'tasks.max': '2',
-      'consumer.override.group.protocol': 'share',
-      'share.group.share.auto.offset.reset': 'earliest',
-      'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-    },
-  });
+  // the second worker's join may still be rebalancing the group: a write then answers 409 (retry, as Connect's clients do)
+  const create = () =>
+    api(workers[0]!.url, 'POST', '/connectors', {
+      name: 'ops',
+      config: {
+        'connector.class': 'NoopSink',
+        topics: topic,
+        'tasks.max': '2',
+        'consumer.override.group.protocol': 'share',
+        'share.group.share.auto.offset.reset': 'earliest',
+        'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+      },
+    });
+  const created = await until('the connector created', create, (r) => r.status !== 409, 20_000);
   expect(created.status, JSON.stringify(created.json)).toBe(201);
-  await until('2 tasks RUNNING', () => status(workers[1]!), running, 20_000);
+  await until('2 tasks RUNNING', () => status(workers[1]!), running, 30_000);
 }, 60_000);
 
 afterAll(async () => {
