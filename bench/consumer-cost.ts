@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ShareConsumer } from '../src/kafka/share/share-consumer.js';
 import { createTopic, deleteTopics, round, setGroupConfig, sleep } from './common.js';
-import { startProducer, STEADY_PLAN, stop } from './scenarios/steady.js';
+import { startProducer, stop } from './scenarios/steady.js';
+import { STEADY_PLAN } from './scenarios/steady-results.js';
 
 const { values } = parseArgs({
   options: {

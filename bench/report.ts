@@ -1,7 +1,7 @@
 /** Renders a results object (bench/results.ts) as the Markdown table in bench/results/*.md. */
 import type { ChildResult } from './child-protocol.js';
 import { renderIo } from './scenarios/io.js';
-import { renderSteady } from './scenarios/steady.js';
+import { renderSteady } from './scenarios/steady-results.js';
 import { formatProfile } from './profile.js';
 import type { BenchResults } from './results.js';
 

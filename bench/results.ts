@@ -14,7 +14,7 @@ import type { ConsumeResult, JavaLatencyResult, ProduceResult } from './java-too
 import { FILL_PROPS, type Plan } from './plan.js';
 import type { ProfileSummary } from './profile.js';
 import { ioRatios, type IoResults } from './scenarios/io.js';
-import { steadyRatios, steadyTargets, type SteadyResults } from './scenarios/steady.js';
+import { steadyRatios, steadyTargets, type SteadyResults } from './scenarios/steady-results.js';
 
 export interface CeilingRow {
   readonly topic: string;

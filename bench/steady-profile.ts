@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { BENCH_DIR, createTopic, deleteTopics, round } from './common.js';
 import { runChild } from './context.js';
 import { formatProfile, summarizeProfiles } from './profile.js';
-import { readHistograms, startProducer, STEADY_PLAN, stop } from './scenarios/steady.js';
+import { readHistograms, startProducer, stop } from './scenarios/steady.js';
+import { STEADY_PLAN } from './scenarios/steady-results.js';
 
 const { values } = parseArgs({
   options: {

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   keptUp,
-  readHistograms,
   STEADY_PLAN,
   steadyRatios,
   type SteadyRow,
   type SteadySide,
-} from '../../bench/scenarios/steady.js';
+} from '../../bench/scenarios/steady-results.js';
+import { readHistograms } from '../../bench/scenarios/steady.js';
 
 const row = (side: SteadySide, partitions: number, fraction: number, o: Partial<SteadyRow>): SteadyRow => ({
   side,
