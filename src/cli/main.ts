@@ -133,6 +133,20 @@ async function validate(files: string[]): Promise<void> {
   }
 }
 
+const logLevelOption = (defaults?: string) =>
+  new Option(
+    '--log-level <level>',
+    `log level; wins over the worker file's log.level${defaults === undefined ? '' : ` ${defaults}`}`,
+  ).choices(LOG_LEVELS);
+
+const logFormatOption = () =>
+  new Option(
+    '--log-format <format>',
+    'readable lines (pretty) or JSON; auto: pretty on a terminal, JSON otherwise',
+  )
+    .choices(LOG_FORMATS)
+    .default('auto');
+
 export function buildProgram(): Command {
   const program = new Command('sharesink')
     .description(
@@ -147,20 +161,8 @@ export function buildProgram(): Command {
     .argument('<worker.properties>', 'worker config (bootstrap.servers, converters, consumer.*)')
     .argument('<connector...>', 'connector configs (.properties or .json)')
     .option('--summary-file <path>', 'write a JSON summary of every connector counter on shutdown')
-    .addOption(
-      new Option(
-        '--log-level <level>',
-        "log level; wins over the worker file's log.level (default: notice on a terminal, info otherwise)",
-      ).choices(LOG_LEVELS),
-    )
-    .addOption(
-      new Option(
-        '--log-format <format>',
-        'readable lines (pretty) or JSON; auto: pretty on a terminal, JSON otherwise',
-      )
-        .choices(LOG_FORMATS)
-        .default('auto'),
-    )
+    .addOption(logLevelOption('(default: notice on a terminal, info otherwise)'))
+    .addOption(logFormatOption())
     .option('--no-progress', 'no live progress line, even on a terminal')
     .action(async (workerFile: string, connectorFiles: string[], opts) => {
       await standalone(workerFile, connectorFiles, opts as StandaloneOptions);
@@ -175,19 +177,8 @@ export function buildProgram(): Command {
       '<worker.properties>',
       'worker config (bootstrap.servers, group.id, config.storage.topic, status.storage.topic, listeners)',
     )
-    .addOption(
-      new Option('--log-level <level>', "log level; wins over the worker file's log.level").choices(
-        LOG_LEVELS,
-      ),
-    )
-    .addOption(
-      new Option(
-        '--log-format <format>',
-        'readable lines (pretty) or JSON; auto: pretty on a terminal, JSON otherwise',
-      )
-        .choices(LOG_FORMATS)
-        .default('auto'),
-    )
+    .addOption(logLevelOption())
+    .addOption(logFormatOption())
     .action(async (workerFile: string, opts) => {
       await runDistributed(workerFile, opts as DistributedOptions);
     });

@@ -61,6 +61,15 @@ function configBody(value: unknown, what: string): Record<string, string> {
   return out;
 }
 
+/** The config with the connector's name set; a 400 when it names another connector (Connect's message). */
+function namedConfig(name: string, config: Record<string, string>): Record<string, string> {
+  if (config['name'] !== undefined && config['name'] !== name)
+    throw badRequest(
+      `Connector name configuration (${config['name']}) doesn't match connector name in the URL (${name})`,
+    );
+  return { ...config, name };
+}
+
 function checkName(name: unknown): string {
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('Connector name must not be empty');
   if (name.includes('/') || name.includes('\\') || [...name].some((ch) => ch.charCodeAt(0) < 0x20))
@@ -123,12 +132,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
         throw badRequest('The body must be a JSON object: {"name": "<connector>", "config": {<settings>}}');
       const body = sent as Record<string, unknown>;
       const name = checkName(body['name']);
-      const config = configBody(body['config'], 'config');
-      if (config['name'] !== undefined && config['name'] !== name)
-        throw badRequest(
-          `Connector name configuration (${config['name']}) doesn't match connector name in the URL (${name})`,
-        );
-      config['name'] = name;
+      const config = namedConfig(name, configBody(body['config'], 'config'));
       await mustValidate(w, config);
       return viaLeader(w, req, body, async () => {
         await w.writes.putConnector(name, config, true);
@@ -142,12 +146,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
     .add('PUT', '/connectors/:name/config', async (req) => {
       const name = checkName(req.params['name']);
       const body = await req.json();
-      const config = configBody(body, 'The body');
-      if (config['name'] !== undefined && config['name'] !== name)
-        throw badRequest(
-          `Connector name configuration (${config['name']}) doesn't match connector name in the URL (${name})`,
-        );
-      config['name'] = name;
+      const config = namedConfig(name, configBody(body, 'The body'));
       await mustValidate(w, config);
       return viaLeader(w, req, body, async () => {
         const { created } = await w.writes.putConnector(name, config, false);
