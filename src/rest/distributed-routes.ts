@@ -49,6 +49,25 @@ function status(w: DistributedWorker, c: ConnectorEntry) {
   return { name: c.name, connector: stateInfo(store.connector(c.name)), tasks, type: 'sink' as const };
 }
 
+/**
+ * KIP-745's answer to a restart: the status as it was, with what the request restarts shown as
+ * RESTARTING (the connector unless only failed ones were asked and it had not failed; its tasks when
+ * asked, the same way). The workers that run them write their new states once they are up.
+ */
+function restartingStatus(
+  before: ReturnType<typeof status>,
+  o: { includeTasks: boolean; onlyFailed: boolean },
+): ReturnType<typeof status> {
+  const restarts = (state: string) => !o.onlyFailed || state === 'FAILED';
+  const mark = <T extends { state: string }>(info: T, yes: boolean): T =>
+    yes ? { ...info, state: 'RESTARTING' } : info;
+  return {
+    ...before,
+    connector: mark(before.connector, restarts(before.connector.state)),
+    tasks: before.tasks.map((t) => mark(t, o.includeTasks && restarts(t.state))),
+  };
+}
+
 /** A JSON object of string values (Connect's connector config), or a 400. */
 function configBody(value: unknown, what: string): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -194,10 +213,11 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       const includeTasks = flag(req, 'includeTasks');
       const onlyFailed = flag(req, 'onlyFailed');
       return viaLeader(w, req, undefined, async () => {
+        const before = status(w, c);
         await w.writes.requestRestart(c.name, { includeTasks, onlyFailed });
         // KIP-745: the plain form keeps its old answer, 204; the new forms answer 202 with the status
         if (!includeTasks && !onlyFailed) return { status: 204 };
-        return json(status(w, c), 202);
+        return json(restartingStatus(before, { includeTasks, onlyFailed }), 202);
       });
     })
     .add('POST', '/connectors/:name/tasks/:task/restart', (req) => {

@@ -156,4 +156,43 @@ describe('distributed REST routes', () => {
     await expect(call(router, 'GET', '/connectors')).rejects.toMatchObject({ status: 409 });
     expect(await call(router, 'GET', '/health')).toMatchObject({ status: 503 });
   });
+
+  it('a restart with includeTasks&onlyFailed answers 202 with what it restarts as RESTARTING (KIP-745)', async () => {
+    const { w } = fakeWorker({ leader: true });
+    const state = (w.herder as unknown as { state: ConfigState }).state;
+    state.apply({ kind: 'commit', name: 'pg', tasks: 2 }, 2n);
+    const asked: unknown[] = [];
+    Object.assign(w.herder, {
+      statusStore: {
+        connector: () => ({ state: 'RUNNING', workerId: 'a:1', generation: 1 }),
+        tasks: () =>
+          new Map([
+            [0, { state: 'FAILED', workerId: 'a:1', generation: 1, trace: 'boom' }],
+            [1, { state: 'RUNNING', workerId: 'b:1', generation: 1 }],
+          ]),
+      },
+    });
+    Object.assign(w.writes, { requestRestart: (...a: unknown[]) => (asked.push(a), Promise.resolve()) });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const { handler, params } = router.match('POST', '/connectors/pg/restart');
+    const res = await handler({
+      method: 'POST',
+      path: '/connectors/pg/restart',
+      params,
+      query: new URLSearchParams('includeTasks=true&onlyFailed=true'),
+      json: () => Promise.resolve(undefined),
+      raw: { headers: {} } as unknown as IncomingMessage,
+      res: undefined as never,
+    } as RestRequest);
+    expect(asked).toEqual([['pg', { includeTasks: true, onlyFailed: true }]]);
+    expect(res).toMatchObject({ status: 202 });
+    expect((res as { json: unknown }).json).toMatchObject({
+      connector: { state: 'RUNNING', worker_id: 'a:1' },
+      tasks: [
+        { id: 0, state: 'RESTARTING', worker_id: 'a:1' },
+        { id: 1, state: 'RUNNING', worker_id: 'b:1' },
+      ],
+    });
+  });
 });
