@@ -152,16 +152,18 @@ export class Worker {
 }
 
 /**
- * Stops the worker on SIGTERM / SIGINT (a second signal exits at once). Returns a function that removes
- * the handlers. `onStopped` receives the exit code: 0, or 1 when a task had failed. `beforeStop` runs
- * first (e.g. closing the REST server, so nothing restarts a task while the worker drains); its failure
- * is logged and does not hold up the stop.
+ * Stops a worker (standalone or distributed) on SIGTERM / SIGINT (a second signal exits at once).
+ * Returns a function that removes the handlers. `onStopped` receives the exit code: 0, or 1 when a task
+ * had failed. `beforeStop` runs first (standalone closes the REST server, so nothing restarts a task
+ * while the worker drains); `afterStop` runs once the worker stopped (distributed closes REST last: the
+ * others forward to it until it has left the group). Their failures are logged and hold nothing up.
  */
 export function stopOnSignals(
-  worker: Worker,
+  worker: { stop(): Promise<void>; readonly taskFailures: readonly unknown[] },
   onStopped: (code: number) => void,
   logger?: Logger,
   beforeStop?: () => Promise<void>,
+  afterStop?: () => Promise<void>,
 ): () => void {
   let received = 0;
   const handler = (signal: NodeJS.Signals) => {
@@ -177,6 +179,7 @@ export function stopOnSignals(
     );
     void before
       .then(() => worker.stop())
+      .then(() => afterStop?.().catch((err: Error) => logger?.warn({ err }, 'after-stop step failed')))
       .then(
         () => onStopped(worker.taskFailures.length > 0 ? 1 : 0),
         (err: Error) => {

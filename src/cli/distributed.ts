@@ -21,6 +21,7 @@ import {
   DistributedWorker,
   type MemberFactory,
 } from '../distributed/herder/distributed-worker.js';
+import { stopOnSignals } from '../actors/worker.js';
 import { ConfigError } from '../errors.js';
 import { notice } from '../logger.js';
 import { logLevelsFor } from '../observability/log-levels.js';
@@ -118,7 +119,7 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
     member: groupMemberFor(worker, distributed, logger, onFatal),
     logger,
   });
-  stopOnSignals(w, () => started.rest, logger, exit);
+  stopOnSignals(w, exit, logger, undefined, async () => started.rest?.close());
   const rest = await startRestServer(w, { logger, routes: (router) => addDistributedRoutes(router, w) });
   started.rest = rest;
   const identity = advertisedUrl(worker, distributed, { port: Number(new URL(rest.url).port) });
@@ -147,34 +148,4 @@ function reportSettings(worker: WorkerConfig, logger: Logger): void {
       `Kafka Connect settings with no effect in sharesink: ${describeUnusedSettings(unused)}`,
     );
   for (const w of worker.warnings ?? []) logger.warn(w);
-}
-
-function stopOnSignals(
-  w: DistributedWorker,
-  rest: () => RestServer | undefined,
-  logger: Logger,
-  exit: (code: number) => void,
-): void {
-  let received = 0;
-  const handler = (signal: NodeJS.Signals) => {
-    received++;
-    if (received > 1) {
-      logger.warn({ signal }, 'second signal: exiting without waiting');
-      exit(130);
-      return;
-    }
-    logger.info({ signal }, 'shutting down gracefully (send the signal again to exit at once)');
-    void (async () => {
-      try {
-        await w.stop();
-        await rest()?.close();
-        exit(w.taskFailures.length > 0 ? 1 : 0);
-      } catch (err) {
-        logger.error({ err }, 'shutdown failed');
-        exit(1);
-      }
-    })();
-  };
-  process.on('SIGTERM', handler);
-  process.on('SIGINT', handler);
 }
