@@ -66,6 +66,14 @@ describe('distributed mode: operations endpoints', () => {
     const refused = await api(B.url, 'PATCH', '/connectors/ops/offsets', patch(3));
     expect(refused).toEqual({ status: 400, json: { error_code: 400, message: STOP_FIRST } });
     expect((await api(A.url, 'DELETE', '/connectors/ops/offsets')).status).toBe(400);
+    // GET is allowed while running; the broker shows a partition once the group has state for it, so
+    // stop only once both partitions' records were taken (on a loaded machine the stop can come first)
+    await until(
+      'both partitions in GET offsets',
+      async () => ((await api(B.url, 'GET', '/connectors/ops/offsets')).json as Offsets).offsets,
+      (o) => o.length === 2,
+      20_000,
+    );
 
     expect((await api(A.url, 'PUT', '/connectors/ops/stop')).status).toBe(202);
     await until(
