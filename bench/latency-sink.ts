@@ -4,40 +4,11 @@
  * under `latency.dir` (`createTime:latency,` pairs, appended about twice a second and at stop), so the
  * harness can follow progress from another process (the CLI runs it).
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { threadId } from 'node:worker_threads';
-import { ConfigDef } from '../src/connect/config-def.js';
+import { appendFileSync } from 'node:fs';
 import type { ConnectorModule } from '../src/connect/connector-module.js';
-import { SinkConnector } from '../src/connect/sink-connector.js';
 import type { SinkRecord } from '../src/connect/sink-record.js';
 import { SinkTask } from '../src/connect/sink-task.js';
-
-const CONFIG = new ConfigDef().define({
-  name: 'latency.dir',
-  type: 'string',
-  importance: 'high',
-  documentation: 'Directory for the latency sample files.',
-});
-
-let instances = 0;
-
-class LatencySinkConnector extends SinkConnector {
-  #props: Readonly<Record<string, string>> = {};
-  version(): string {
-    return '0.0.0';
-  }
-  config(): typeof CONFIG {
-    return CONFIG;
-  }
-  start(props: Readonly<Record<string, string>>): void {
-    this.#props = props;
-  }
-  taskConfigs(maxTasks: number): Record<string, string>[] {
-    return Array.from({ length: maxTasks }, () => ({ ...this.#props }));
-  }
-  stop(): void {}
-}
+import { LatencyDirConnector, latencyFileFor } from './latency-dir-connector.js';
 
 class LatencySinkTask extends SinkTask {
   #file = '';
@@ -49,10 +20,7 @@ class LatencySinkTask extends SinkTask {
   }
 
   start(props: Readonly<Record<string, string>>): void {
-    const dir = props['latency.dir'];
-    if (!dir) throw new Error('latency.dir is required');
-    mkdirSync(dir, { recursive: true });
-    this.#file = path.join(dir, `t${threadId}-${++instances}-${process.pid}.txt`);
+    this.#file = latencyFileFor(props, 'txt');
   }
 
   put(records: readonly SinkRecord[]): void {
@@ -75,4 +43,4 @@ class LatencySinkTask extends SinkTask {
   }
 }
 
-export default { connector: LatencySinkConnector, task: LatencySinkTask } satisfies ConnectorModule;
+export default { connector: LatencyDirConnector, task: LatencySinkTask } satisfies ConnectorModule;

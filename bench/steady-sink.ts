@@ -7,43 +7,14 @@
  * Per put this is one Date.now() and a typed-array increment per record: next to the runtime's own
  * per-record work it is noise, and it keeps no per-record memory (untouched buckets stay unpaged).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { threadId } from 'node:worker_threads';
-import { ConfigDef } from '../src/connect/config-def.js';
+import { writeFileSync } from 'node:fs';
 import type { ConnectorModule } from '../src/connect/connector-module.js';
-import { SinkConnector } from '../src/connect/sink-connector.js';
 import type { SinkRecord } from '../src/connect/sink-record.js';
 import { SinkTask } from '../src/connect/sink-task.js';
-
-const CONFIG = new ConfigDef().define({
-  name: 'latency.dir',
-  type: 'string',
-  importance: 'high',
-  documentation: 'Directory for the latency histogram files.',
-});
+import { LatencyDirConnector, latencyFileFor } from './latency-dir-connector.js';
 
 /** Buckets 0..LAST_MS-1 are 1 ms wide; LAST_MS holds everything from LAST_MS ms up. */
 export const LAST_MS = 5000;
-
-let instances = 0;
-
-class SteadySinkConnector extends SinkConnector {
-  #props: Readonly<Record<string, string>> = {};
-  version(): string {
-    return '0.0.0';
-  }
-  config(): typeof CONFIG {
-    return CONFIG;
-  }
-  start(props: Readonly<Record<string, string>>): void {
-    this.#props = props;
-  }
-  taskConfigs(maxTasks: number): Record<string, string>[] {
-    return Array.from({ length: maxTasks }, () => ({ ...this.#props }));
-  }
-  stop(): void {}
-}
 
 class SteadySinkTask extends SinkTask {
   #file = '';
@@ -54,10 +25,7 @@ class SteadySinkTask extends SinkTask {
   }
 
   start(props: Readonly<Record<string, string>>): void {
-    const dir = props['latency.dir'];
-    if (!dir) throw new Error('latency.dir is required');
-    mkdirSync(dir, { recursive: true });
-    this.#file = path.join(dir, `t${threadId}-${++instances}-${process.pid}.json`);
+    this.#file = latencyFileFor(props, 'json');
   }
 
   put(records: readonly SinkRecord[]): void {
@@ -86,4 +54,4 @@ class SteadySinkTask extends SinkTask {
   }
 }
 
-export default { connector: SteadySinkConnector, task: SteadySinkTask } satisfies ConnectorModule;
+export default { connector: LatencyDirConnector, task: SteadySinkTask } satisfies ConnectorModule;
