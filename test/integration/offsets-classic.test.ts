@@ -17,6 +17,7 @@ import {
 } from './harness/kafka.js';
 import { startLinesWorker } from './harness/rest.js';
 import { lines, sleep, until } from './harness/wait.js';
+import { api } from './harness/rest-client.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-offsets-classic-'));
 const topics: string[] = [];
@@ -45,16 +46,11 @@ describe('offsets endpoints, classic mode', () => {
       ...{ name, topic, file, group, mode: 'classic', tasks: 1, poolThreads: 1, logger },
       rest: { listener: 'http://127.0.0.1:0', lookupClusterId: false },
     });
-    const url = `${rest.url}/connectors/${name}/offsets`;
-    const call = async (method: string, body?: unknown) => {
-      const res = await fetch(url, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-      });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
+    const call = (method: string, body?: unknown) =>
+      api(rest.url, method, `/connectors/${name}/offsets`, body) as Promise<{
+        status: number;
+        json: Record<string, unknown>;
+      }>;
     const byPartition = (o: Offsets) =>
       Object.fromEntries(o.offsets.map((e) => [e.partition.kafka_partition, e.offset.kafka_offset]));
     try {

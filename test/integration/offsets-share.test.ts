@@ -11,6 +11,7 @@ import { createTopic, deleteTopics, produce, uniqueGroup, uniqueTopic } from './
 import { startLinesWorker } from './harness/rest.js';
 import { shareConsumers } from './harness/share.js';
 import { lines, sleep, until } from './harness/wait.js';
+import { api } from './harness/rest-client.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-offsets-share-'));
 const topics: string[] = [];
@@ -45,16 +46,11 @@ describe('offsets endpoints, share mode', () => {
       worker: { 'task.shutdown.graceful.timeout.ms': '2000' },
       rest: { listener: 'http://127.0.0.1:0', lookupClusterId: false },
     });
-    const url = `${rest.url}/connectors/${name}/offsets`;
-    const call = async (method: string, body?: unknown) => {
-      const res = await fetch(url, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-      });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
+    const call = (method: string, body?: unknown) =>
+      api(rest.url, method, `/connectors/${name}/offsets`, body) as Promise<{
+        status: number;
+        json: Record<string, unknown>;
+      }>;
     const byPartition = (o: Offsets) =>
       Object.fromEntries(o.offsets.map((e) => [e.partition.kafka_partition, e.offset]));
     try {

@@ -120,17 +120,4 @@ export async function startWorker(spec: ClusterSpec, name: string): Promise<Dist
   };
 }
 
-export async function api(
-  base: string,
-  method: string,
-  pathname: string,
-  body?: unknown,
-): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`${base}${pathname}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-}
+export { api } from './rest-client.js';
