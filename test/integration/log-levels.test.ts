@@ -2,19 +2,12 @@
 // /admin/loggers/connector.<name> {"level":"DEBUG"} makes that connector's debug lines appear (a slow
 // put's lock renewals), PUT /admin/loggers/kafka {"level":"INFO"} takes its Kafka clients' out again,
 // and no debug line comes from any other logger; GET shows the change.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCli } from './harness/cli.js';
-import {
-  createTopic,
-  deleteTopics,
-  produce,
-  testBrokers,
-  uniqueGroup,
-  uniqueTopic,
-} from './harness/kafka.js';
+import { startRestCli } from './harness/cli.js';
+import { createTopic, deleteTopics, produce, uniqueGroup, uniqueTopic } from './harness/kafka.js';
 import { until } from './harness/wait.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-log-levels-'));
@@ -38,18 +31,13 @@ describe('/admin/loggers on a running worker', () => {
     const topic = uniqueTopic('levels');
     await createTopic(topic, { partitions: 1 });
     topics.push(topic);
-    const w = path.join(dir, `${name}-worker.properties`);
-    const c = path.join(dir, `${name}.properties`);
-    writeFileSync(
-      w,
-      [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
-    );
-    writeFileSync(
-      c,
+    const run = await startRestCli(
+      dir,
+      name,
+      topic,
+      [],
       [
-        `name=${name}`,
         `connector.class=${FAULTS_SINK}`,
-        `topics=${topic}`,
         `sink.file=${path.join(dir, `${name}.out`)}`,
         'value.converter=org.apache.kafka.connect.storage.StringConverter',
         'consumer.override.group.protocol=share',
@@ -57,15 +45,10 @@ describe('/admin/loggers on a running worker', () => {
         // a put of 8 s under a 5 s lock: renewed every 2.5 s, a 'lock renewed' debug line each time
         'share.group.share.record.lock.duration.ms=5000',
         'put.latency.ms=8000',
-      ].join('\n'),
+      ],
     );
-    const run = startCli(['standalone', w, c]);
+    const url = run.url;
     try {
-      const url = await until(
-        'the REST URL in the log',
-        () => /"url":"(https?:[^"]+)"/.exec(run.stderr())?.[1],
-        (u) => u !== undefined,
-      );
       await until(
         'the connector RUNNING',
         async () =>

@@ -1,13 +1,12 @@
 // /connector-plugins on a running `sharesink standalone` (real CLI, real broker) whose connector is a
 // module path: the module is listed with its own version beside the built-ins, its settings answer
 // /config, validate loads it (it runs here), and connectorsOnly=false adds the other plugin types.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCli } from './harness/cli.js';
-import { createTopic, deleteTopics, testBrokers, uniqueGroup, uniqueTopic } from './harness/kafka.js';
-import { until } from './harness/wait.js';
+import { startRestCli } from './harness/cli.js';
+import { createTopic, deleteTopics, uniqueGroup, uniqueTopic } from './harness/kafka.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-plugins-'));
 const topics: string[] = [];
@@ -25,29 +24,19 @@ describe('/connector-plugins on a running worker', () => {
     const topic = uniqueTopic('plugins');
     await createTopic(topic, { partitions: 1 });
     topics.push(topic);
-    const w = path.join(dir, `${name}-worker.properties`);
-    const c = path.join(dir, `${name}.properties`);
-    writeFileSync(
-      w,
-      [`bootstrap.servers=${testBrokers()}`, 'listeners=http://127.0.0.1:0', 'pool.threads=1'].join('\n'),
-    );
-    writeFileSync(
-      c,
+    const run = await startRestCli(
+      dir,
+      name,
+      topic,
+      [],
       [
-        `name=${name}`,
         `connector.class=${FAULTS_SINK}`,
-        `topics=${topic}`,
         `sink.file=${path.join(dir, `${name}.out`)}`,
         'consumer.override.group.protocol=share',
-      ].join('\n'),
+      ],
     );
-    const run = startCli(['standalone', w, c]);
+    const url = run.url;
     try {
-      const url = await until(
-        'the REST URL in the log',
-        () => /"url":"(https?:[^"]+)"/.exec(run.stderr())?.[1],
-        (u) => u !== undefined,
-      );
       const get = async (p: string) => {
         const res = await fetch(`${url}${p}`);
         return { status: res.status, json: (await res.json()) as unknown };

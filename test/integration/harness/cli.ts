@@ -26,15 +26,21 @@ export function startCli(args: readonly string[]): CliRun {
 }
 
 /**
- * `sharesink standalone` with the REST API on a free port and one share-mode NoopSink connector
- * `name` on `topic` (config files written to `dir`); resolves once the log names the API's URL.
- * `worker` lines come last, so they may replace the listener (`listeners=https://127.0.0.1:0`).
+ * `sharesink standalone` with the REST API on a free port and one connector `name` on `topic` (config
+ * files written to `dir`; by default a share-mode NoopSink, else the `connector` lines); resolves once
+ * the log names the API's URL. `worker` lines come last, so they may replace the listener
+ * (`listeners=https://127.0.0.1:0`).
  */
 export async function startRestCli(
   dir: string,
   name: string,
   topic: string,
   worker: readonly string[] = [],
+  connector: readonly string[] = [
+    'connector.class=NoopSink',
+    'consumer.override.group.protocol=share',
+    'share.group.share.auto.offset.reset=earliest',
+  ],
 ): Promise<CliRun & { readonly url: string }> {
   const workerFile = path.join(dir, `worker-${name}.properties`);
   writeFileSync(
@@ -44,16 +50,7 @@ export async function startRestCli(
     ),
   );
   const connectorFile = path.join(dir, `${name}.properties`);
-  writeFileSync(
-    connectorFile,
-    [
-      `name=${name}`,
-      'connector.class=NoopSink',
-      `topics=${topic}`,
-      'consumer.override.group.protocol=share',
-      'share.group.share.auto.offset.reset=earliest',
-    ].join('\n'),
-  );
+  writeFileSync(connectorFile, [`name=${name}`, `topics=${topic}`, ...connector].join('\n'));
   const run = startCli(['standalone', workerFile, connectorFile]);
   try {
     // not a terminal: JSON logs at info, one of which names the URL
