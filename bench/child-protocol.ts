@@ -91,8 +91,30 @@ export interface ChildResult {
   /** Window runs: VmRSS at the end of the window. */
   readonly rssAtWindowEndMb?: number | undefined;
   /** Window runs: CPU µs over the window by thread name (`main` apart), user and system, from /proc/self/task. */
-  readonly threadCpuUs?: Readonly<Record<string, { user: number; sys: number; threads: number }>> | undefined;
+  readonly threadCpuUs?: Readonly<Record<string, ThreadWindow>> | undefined;
+  /** Window runs: garbage collections and event-loop delay on the main thread over the window. */
+  readonly mainStalls?: MainStalls | undefined;
   readonly notes: readonly string[];
 }
 
 export const RESULT_PREFIX = 'BENCH_RESULT ';
+
+/** One group of threads over a measured window: CPU in µs, and how often its threads were woken. */
+export interface ThreadWindow {
+  user: number;
+  sys: number;
+  /** Voluntary context switches: each is a sleep that something (a socket, a message, a timer) ended. */
+  wakes: number;
+  threads: number;
+}
+
+export interface MainStalls {
+  readonly gcCount: number;
+  readonly gcMsTotal: number;
+  readonly gcMsMax: number;
+  /** Mark-compact collections among them, and their time. */
+  readonly gcMajorCount: number;
+  readonly gcMajorMs: number;
+  readonly loopDelayP99Ms: number;
+  readonly loopDelayMaxMs: number;
+}

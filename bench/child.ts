@@ -9,11 +9,19 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { Worker } from '../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../src/config/index.js';
 import { isSharesinkError } from '../src/errors.js';
-import type { ChildResult, ChildSpec, PgBareSpec, WorkerRunSpec } from './child-protocol.js';
+import type {
+  ChildResult,
+  ChildSpec,
+  MainStalls,
+  PgBareSpec,
+  ThreadWindow,
+  WorkerRunSpec,
+} from './child-protocol.js';
 import { RESULT_PREFIX } from './child-protocol.js';
 import { kafkaClient, sleep } from './common.js';
 
@@ -53,15 +61,22 @@ function procCpuUs(): number | undefined {
   }
 }
 
-/** utime and stime (µs) of every thread of this process, by thread id, with its name (/proc/self/task). */
-function threadTicks(): Map<string, { name: string; user: number; sys: number }> {
-  const out = new Map<string, { name: string; user: number; sys: number }>();
+type ThreadTicks = Map<string, { name: string; user: number; sys: number; wakes: number }>;
+
+/**
+ * utime and stime (µs) of every thread of this process, by thread id, with its name, and its voluntary
+ * context switches: how often it went to sleep, so how often something had to wake it (/proc/self/task).
+ */
+function threadTicks(): ThreadTicks {
+  const out: ThreadTicks = new Map();
   try {
     for (const tid of readdirSync('/proc/self/task')) {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, { name, user: Number(f[11]) * 10_000, sys: Number(f[12]) * 10_000 });
+      const status = readFileSync(`/proc/self/task/${tid}/status`, 'utf8');
+      const wakes = Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      out.set(tid, { name, user: Number(f[11]) * 10_000, sys: Number(f[12]) * 10_000, wakes });
     }
   } catch {
     // not Linux
@@ -69,18 +84,16 @@ function threadTicks(): Map<string, { name: string; user: number; sys: number }>
   return out;
 }
 
-/** CPU per thread over the window, grouped by thread name (the main thread apart), in µs. */
-function threadCpu(
-  from: Map<string, { name: string; user: number; sys: number }>,
-  to: Map<string, { name: string; user: number; sys: number }>,
-): Record<string, { user: number; sys: number; threads: number }> {
-  const out: Record<string, { user: number; sys: number; threads: number }> = {};
+/** CPU (µs) and wake-ups per thread over the window, grouped by thread name (the main thread apart). */
+function threadCpu(from: ThreadTicks, to: ThreadTicks): Record<string, ThreadWindow> {
+  const out: Record<string, ThreadWindow> = {};
   for (const [tid, b] of to) {
-    const a = from.get(tid) ?? { user: 0, sys: 0 };
+    const a = from.get(tid) ?? { user: 0, sys: 0, wakes: 0 };
     const key = tid === String(process.pid) ? 'main' : b.name;
-    const e = (out[key] ??= { user: 0, sys: 0, threads: 0 });
+    const e = (out[key] ??= { user: 0, sys: 0, wakes: 0, threads: 0 });
     e.user += b.user - a.user;
     e.sys += b.sys - a.sys;
+    e.wakes += b.wakes - a.wakes;
     e.threads++;
   }
   return out;
@@ -143,7 +156,8 @@ interface Measured {
   procCpuUsPerRecord?: number | undefined;
   windowEpochMs?: { from: number; to: number } | undefined;
   rssAtWindowEndMb?: number | undefined;
-  threadCpuUs?: Record<string, { user: number; sys: number; threads: number }> | undefined;
+  threadCpuUs?: Record<string, ThreadWindow> | undefined;
+  mainStalls?: MainStalls | undefined;
 }
 
 /**
@@ -182,6 +196,8 @@ async function measure(
   let rssAtWindowEndMb: number | undefined;
   let threadsFrom: ReturnType<typeof threadTicks> | undefined;
   let threadsTo: ReturnType<typeof threadTicks> | undefined;
+  let stalls: ReturnType<typeof watchMainStalls>;
+  let mainStalls: MainStalls | undefined;
   if (m.kind === 'drain') {
     from = first;
     if (!(await waitFor(() => p.put() >= m.records, deadline, rss)))
@@ -191,6 +207,7 @@ async function measure(
       ackTailMs = performance.now() - to.at;
   } else {
     await waitFor(() => false, first.at + m.warmupMs, rss);
+    stalls = watchMainStalls();
     procFrom = procCpuUs();
     threadsFrom = threadTicks();
     from = sample(p);
@@ -203,6 +220,7 @@ async function measure(
     countersTo = p.counters();
     ticksTo = machineTicks();
     rssAtWindowEndMb = procRssMb();
+    mainStalls = stalls.stop();
   }
   if (profiler) await stopProfiler(profiler, spec.profileDir!);
   rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
@@ -239,6 +257,46 @@ async function measure(
         : undefined,
     rssAtWindowEndMb,
     threadCpuUs: threadsFrom && threadsTo ? threadCpu(threadsFrom, threadsTo) : undefined,
+    mainStalls,
+  };
+}
+
+/**
+ * What held the main thread up over the window: V8's garbage collections (count, total and longest
+ * pause) and the event loop's delay (p99 and max), the two usual sources of a latency tail.
+ */
+function watchMainStalls(): { stop(): MainStalls } {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const gc = { count: 0, totalMs: 0, maxMs: 0, majorCount: 0, majorMs: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += e.duration;
+      gc.maxMs = Math.max(gc.maxMs, e.duration);
+      if (
+        (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+      ) {
+        gc.majorCount++;
+        gc.majorMs += e.duration;
+      }
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      loop.disable();
+      return {
+        gcCount: gc.count,
+        gcMsTotal: gc.totalMs,
+        gcMsMax: gc.maxMs,
+        gcMajorCount: gc.majorCount,
+        gcMajorMs: gc.majorMs,
+        loopDelayP99Ms: loop.percentile(99) / 1e6,
+        loopDelayMaxMs: loop.max / 1e6,
+      };
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * `rate` records/s into a fresh topic of `partitions`, a child (bench/child.ts) with the steady sink,
  * profiled on its main thread over the window, then summarized (bench/profile.ts).
  *
- *   tsx bench/steady-profile.ts [--rate=30000] [--partitions=1] [--brokers=127.0.0.1:29092] [--out=dir]
+ *   tsx bench/steady-profile.ts [--rate=30000] [--partitions=1] [--tasks=partitions] [--brokers=127.0.0.1:29092] [--out=dir]
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +19,7 @@ const { values } = parseArgs({
   options: {
     rate: { type: 'string', default: '30000' },
     partitions: { type: 'string', default: '1' },
+    tasks: { type: 'string' },
     brokers: { type: 'string', default: '127.0.0.1:29092' },
     out: { type: 'string' },
     top: { type: 'string', default: '30' },
@@ -26,6 +27,8 @@ const { values } = parseArgs({
   },
 });
 const partitions = Number(values.partitions);
+// fewer tasks than partitions: what one consumer fetching for several partitions costs per record
+const tasks = values.tasks === undefined ? partitions : Number(values.tasks);
 const rate = Number(values.rate);
 const topic = `steady-prof-${Date.now().toString(36)}`;
 const dir = values.out ?? mkdtempSync(path.join(os.tmpdir(), 'sharesink-steady-prof-'));
@@ -41,7 +44,7 @@ try {
     topic,
     topicRecords: Number.MAX_SAFE_INTEGER,
     mode: 'share',
-    tasks: partitions,
+    tasks,
     connectorClass: path.join(BENCH_DIR, 'steady-sink.ts'),
     connectorProps: { 'latency.dir': latencyDir, 'share.group.share.auto.offset.reset': 'latest' },
     measure: { kind: 'window', warmupMs: STEADY_PLAN.warmupMs, windowMs: STEADY_PLAN.windowMs },
@@ -51,6 +54,18 @@ try {
   process.stdout.write(
     `threads (µs per record, user+sys): ${JSON.stringify(Object.fromEntries(Object.entries(r.threadCpuUs ?? {}).map(([k, v]) => [k, `${round(v.user / r.records, 2)}+${round(v.sys / r.records, 2)} (${v.threads})`])))}\n`,
   );
+  const batches = r.windowCounters?.batches ?? 0;
+  if (batches > 0)
+    process.stdout.write(
+      `wake-ups per batch: ${Object.entries(r.threadCpuUs ?? {})
+        .map(([k, v]) => `${k} ${round(v.wakes / batches, 2)}`)
+        .join(', ')}\n`,
+    );
+  const st = r.mainStalls;
+  if (st)
+    process.stdout.write(
+      `main thread: ${st.gcCount} GCs, ${round(st.gcMsTotal)} ms in all, longest ${round(st.gcMsMax, 1)} ms, ${st.gcMajorCount} mark-compact (${round(st.gcMajorMs)} ms); event-loop delay p99 ${round(st.loopDelayP99Ms, 1)} ms, max ${round(st.loopDelayMaxMs, 1)} ms\n`,
+    );
   const lat = r.windowEpochMs ? readHistograms(latencyDir, r.windowEpochMs) : undefined;
   process.stdout.write(`latency p50 ${lat?.p50} ms, p99 ${lat?.p99} ms (${lat?.samples} records)\n`);
   process.stdout.write(
