@@ -122,6 +122,22 @@ const expiry = (duringPut: boolean) =>
     }),
   }) as const;
 
+/** A batch's context when it is acquired: what the machine's `context` factory makes of its input. */
+export function batchContext(input: BatchInput): BatchContext {
+  return {
+    batchId: input.batchId,
+    recordCount: input.recordCount,
+    mode: input.mode,
+    acquiredAt: input.acquiredAt,
+    lockDeadline: input.lockDeadline,
+    deliveryCount: input.deliveryCount ?? 1,
+    attempt: 0,
+    renewCount: 0,
+    outcome: undefined,
+    ackError: undefined,
+  };
+}
+
 function distinctCount(offsets: readonly number[]): number {
   return new Set(offsets).size;
 }
@@ -176,18 +192,7 @@ export const batchMachine = setup({
   },
 }).createMachine({
   id: 'batch',
-  context: ({ input }) => ({
-    batchId: input.batchId,
-    recordCount: input.recordCount,
-    mode: input.mode,
-    acquiredAt: input.acquiredAt,
-    lockDeadline: input.lockDeadline,
-    deliveryCount: input.deliveryCount ?? 1,
-    attempt: 0,
-    renewCount: 0,
-    outcome: undefined,
-    ackError: undefined,
-  }),
+  context: ({ input }) => batchContext(input),
   initial: 'active',
   states: {
     active: {
