@@ -11,7 +11,14 @@
  */
 import type { Logger } from 'pino';
 import { ConfigError } from '../errors.js';
-import { batchStateName, type BatchEvent, type BatchSnapshot, type Disposition } from '../machines/batch.js';
+import {
+  batchLease,
+  batchStateName,
+  batchWork,
+  type BatchEvent,
+  type BatchSnapshot,
+  type Disposition,
+} from '../machines/batch.js';
 import { publishLockExpired, publishLockReleased, publishLockRenewed } from '../observability/channels.js';
 import { zeroLockCounters, type LockCounters } from './lock-counters.js';
 import { systemClock, type Clock, type TimerHandle } from './supervisor-clock.js';
@@ -217,7 +224,7 @@ export class LockSupervisor {
       });
     }
 
-    const putting = s.matches({ active: { work: 'putting' } });
+    const putting = batchWork(s) === 'putting';
     if (putting && (w.putStartedAt === undefined || ctx.attempt !== w.attempt)) {
       w.putStartedAt = now;
       w.attempt = ctx.attempt;
@@ -266,7 +273,7 @@ export class LockSupervisor {
 
   /** Arm the batch's single timer for the earliest point that needs action, or disarm it. */
   #plan(w: Watch, s: BatchSnapshot): void {
-    const due = s.status === 'active' && s.matches('active') ? this.#nextDue(w, s) : undefined;
+    const due = s.status === 'active' && batchWork(s) !== undefined ? this.#nextDue(w, s) : undefined;
     if (due === w.timerAt && (due === undefined || w.timer !== undefined)) return;
     if (w.timer !== undefined) this.#clock.clearTimeout(w.timer);
     w.timer = undefined;
@@ -287,7 +294,7 @@ export class LockSupervisor {
   /** Renew point while renewal is possible and none is pending, else the early-release point. */
   #leasePoint(w: Watch, s: BatchSnapshot): number {
     const span = (w.deadline ?? w.leaseStart) - w.leaseStart;
-    const renewing = s.matches({ active: { lease: 'renewing' } });
+    const renewing = batchLease(s) === 'renewing';
     const fraction = this.#renewAvailable && !renewing ? this.#renewFraction : this.#releaseFraction;
     return w.leaseStart + fraction * span;
   }
@@ -297,7 +304,7 @@ export class LockSupervisor {
     w.timerAt = undefined;
     if (!this.#watches.has(w.batchId)) return;
     const s = w.batch.getSnapshot();
-    if (s.status !== 'active' || !s.matches('active')) return;
+    if (s.status !== 'active' || batchWork(s) === undefined) return;
     const event = this.#decide(w, s, this.#clock.now());
     if (event !== undefined) w.batch.send(event);
     if (this.#watches.has(w.batchId) && w.timer === undefined) this.#plan(w, w.batch.getSnapshot());
@@ -314,7 +321,7 @@ export class LockSupervisor {
       return { type: 'PUT_TIMEOUT' };
     }
     if (!w.share || now < this.#leasePoint(w, s)) return undefined;
-    if (this.#renewAvailable && !s.matches({ active: { lease: 'renewing' } })) {
+    if (this.#renewAvailable && batchLease(s) !== 'renewing') {
       this.#counters.batchRenewalsRequested++;
       return { type: 'LOCK_RENEW_DUE' };
     }

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
 import {
   batchContext,
+  batchWork,
   createBatchMachine,
   type AckDisposition,
   type BatchEvent,
@@ -90,7 +91,7 @@ export interface CoreOptions {
   readonly clock?: Clock | undefined;
 }
 
-const retrying = (b: CoreBatch): boolean => b.actor.getSnapshot().matches({ active: { work: 'retrying' } });
+const retrying = (b: CoreBatch): boolean => batchWork(b.actor.getSnapshot()) === 'retrying';
 
 export class TaskRunnerCore<B extends CoreBatch> {
   readonly batches = new Map<string, B>();

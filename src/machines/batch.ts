@@ -379,6 +379,24 @@ export function dispositionOf(snapshot: BatchSnapshot): Disposition | undefined 
   return snapshot.context.outcome;
 }
 
+type ActiveValue = { work?: string; lease?: string } | undefined;
+
+/**
+ * The state of the `work` region (`acquired`, `putting`, `retrying`) while the batch is active, else
+ * undefined. Read off the snapshot's value: per batch and per snapshot this is cheaper than
+ * `snapshot.matches()`, which parses its argument on every call.
+ */
+export function batchWork(snapshot: BatchSnapshot): string | undefined {
+  const value = snapshot.value;
+  return typeof value === 'string' ? undefined : (value.active as ActiveValue)?.work;
+}
+
+/** The state of the `lease` region (`held`, `renewing`) while the batch is active, else undefined. */
+export function batchLease(snapshot: BatchSnapshot): string | undefined {
+  const value = snapshot.value;
+  return typeof value === 'string' ? undefined : (value.active as ActiveValue)?.lease;
+}
+
 /** A flat name for the current state, e.g. `putting/renewing`, for logs, counters and channels. */
 export function batchStateName(snapshot: BatchSnapshot): string {
   const value = snapshot.value;

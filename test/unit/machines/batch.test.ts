@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import {
+  batchLease,
   batchStateName,
+  batchWork,
   createBatchMachine,
   dispositionOf,
   type BatchEvent,
@@ -329,5 +331,24 @@ describe('createBatchMachine', () => {
     expect(actor.getSnapshot().output).toMatchObject({
       disposition: { kind: 'partial', rejectedOffsets: [4] },
     });
+  });
+});
+
+describe('batchWork and batchLease', () => {
+  it('agree with snapshot.matches() in every state three events can reach, in both modes', () => {
+    let checked = 0;
+    for (const mode of ['share', 'classic'] as const)
+      for (const a of ALL_EVENTS)
+        for (const b of ALL_EVENTS)
+          for (const c of ALL_EVENTS) {
+            const [s] = run([a, b, c], { mode });
+            for (const work of ['acquired', 'putting', 'retrying'])
+              expect(batchWork(s) === work).toBe(s.matches({ active: { work } } as never));
+            for (const lease of ['held', 'renewing'])
+              expect(batchLease(s) === lease).toBe(s.matches({ active: { lease } } as never));
+            expect(batchWork(s) !== undefined).toBe(s.matches('active'));
+            checked++;
+          }
+    expect(checked).toBe(2 * ALL_EVENTS.length ** 3);
   });
 });
