@@ -26,7 +26,7 @@ import { runIoScenario } from './scenarios/io.js';
 import { runLatency } from './scenarios/latency.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
-import { runSteady } from './scenarios/steady.js';
+import { runSteady, warmBroker } from './scenarios/steady.js';
 import { runtimeCost } from './scenarios/runtime-cost.js';
 
 async function main(): Promise<void> {
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     });
   }
   try {
+    await warmBroker(ctx);
     const drainTopics = await fillDrainTopics(ctx, opts.profile); // scenarios 1, 2, 5 and --profile
     await runDrains(ctx, drainTopics); // scenarios 1 + 2
     runtimeCost(ctx); // scenario 5

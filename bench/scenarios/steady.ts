@@ -67,7 +67,6 @@ export async function runSteady(ctx: BenchContext, maxRateOption: string | undef
     rows: [],
   };
   results.scenarios.steady = out;
-  await warmBroker(ctx, plan, maxRate);
   let flip = false;
   for (const partitions of plan.partitions) {
     for (const fraction of plan.fractions) {
@@ -106,23 +105,27 @@ export async function runSteady(ctx: BenchContext, maxRateOption: string | undef
 }
 
 /**
- * One unmeasured row before the first: a broker started for this run (or idle before it) answers its
- * first seconds of share fetches slower while its JIT warms up, and the first row measured would carry
- * that (a first-row p99 of 39 ms against 9–14 ms when the same row ran later on a warm broker).
+ * Unmeasured traffic before the first measurement of a run: a broker just started (or long idle)
+ * answers its first seconds of fetches slower while its JIT warms up, and whatever is measured first
+ * carries that. Seen on a quiet machine: the first steady row's p99 was 39 ms where the same row run
+ * later gives 9–14 ms, and a 100 B drain run first went at 145k records/s against 226k right after.
+ * One steady row's worth (`ShareConsumerPerformance` at 50 % of the steady basis into 4 partitions).
  */
-async function warmBroker(ctx: BenchContext, plan: SteadyPlan, maxRate: number): Promise<void> {
+export async function warmBroker(ctx: BenchContext): Promise<void> {
   const { step, brokers, topicName, createdTopics } = ctx;
+  const plan = STEADY_PLAN;
   const partitions = Math.max(...plan.partitions);
-  const rate = Math.round(maxRate * Math.max(...plan.fractions));
+  const fraction = Math.max(...plan.fractions);
+  const rate = Math.round(STEADY_MAX_RATE * fraction);
   await step(
     `warm the broker (${rate}/s × ${partitions} partitions, ShareConsumerPerformance, not measured)`,
     async () => {
-      const topic = topicName(`steady-warm-p${partitions}`);
+      const topic = topicName(`warm-p${partitions}`);
       await createTopic(brokers, topic, partitions);
       createdTopics.push(topic);
       const producer = startProducer(brokers, topic, rate, plan);
       try {
-        await runScp({ brokers, topic, partitions, fraction: rate / maxRate, rate, plan });
+        await runScp({ brokers, topic, partitions, fraction, rate, plan });
       } finally {
         stop(producer);
       }
