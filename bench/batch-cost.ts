@@ -6,7 +6,7 @@
  * (transition counter and actor census) attached unless `--no-inspect`. Prints main-thread and
  * whole-process CPU µs per batch (/proc/self/task).
  *
- *   tsx bench/batch-cost.ts [--batches=5000] [--records=100] [--fake-pool] [--no-inspect] [--cpu-prof-dir=dir]
+ *   tsx bench/batch-cost.ts [--batches=5000] [--records=100] [--fake-pool] [--inspect=runtime|xstate] [--no-inspect]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ import { LockSupervisor } from '../src/actors/supervisor.js';
 import type { PartitionAckResult, ShareConsumer, ShareRecord } from '../src/kafka/share/share-consumer.js';
 import { createActorCensus } from '../src/observability/actor-census.js';
 import { createTransitionCounter } from '../src/observability/transition-counter.js';
+import { createRuntimeInspector } from '../src/observability/runtime-inspector.js';
 import { PutPool } from '../src/pool/put-pool.js';
 import type { PutResult } from '../src/pool/protocol.js';
 
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '100' },
     'fake-pool': { type: 'boolean', default: false },
     'no-inspect': { type: 'boolean', default: false },
+    inspect: { type: 'string', default: 'runtime' },
   },
 });
 const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
@@ -109,12 +111,18 @@ const pool = values['fake-pool']
 await pool.started();
 const counter = createTransitionCounter();
 const census = createActorCensus();
-const inspect = values['no-inspect']
-  ? undefined
-  : (e: InspectionEvent) => {
-      counter.inspect(e);
-      census.inspect(e);
-    };
+// `runtime`: the worker's hook (batch actors counted from their snapshots); `xstate`: the same counts
+// from XState inspection events for every actor, as before ADR 0011's addendum
+const inspectMode = values['no-inspect'] ? 'off' : values.inspect;
+const inspect =
+  inspectMode === 'off'
+    ? undefined
+    : inspectMode === 'xstate'
+      ? (e: InspectionEvent) => {
+          counter.inspect(e);
+          census.inspect(e);
+        }
+      : createRuntimeInspector(counter, census);
 const consumer = new FakeConsumer();
 const supervisor = new LockSupervisor({ logger });
 const runner = new ShareTaskRunner({
@@ -152,7 +160,7 @@ const wall = performance.now() - t0;
 await runner.stop();
 await pool.close();
 process.stdout.write(
-  `${values['fake-pool'] ? 'fake pool' : 'PutPool(NoopSink, 2 threads)'}, inspect ${inspect ? 'on' : 'off'}, ${RECORDS} records/batch: ` +
+  `${values['fake-pool'] ? 'fake pool' : 'PutPool(NoopSink, 2 threads)'}, inspect ${inspectMode}, ${RECORDS} records/batch: ` +
     `${batches} batches in ${Math.round(wall)} ms; main thread ${((m1 - m0) / batches).toFixed(1)} µs/batch, ` +
     `process ${((p1 - p0) / batches).toFixed(1)} µs/batch (${((p1 - p0) / batches / RECORDS).toFixed(2)} µs/record)\n`,
 );

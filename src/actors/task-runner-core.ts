@@ -20,6 +20,11 @@ import {
   type BatchOutput,
   type Disposition,
 } from '../machines/batch.js';
+import {
+  batchInspection,
+  type BatchSnapshotObserver,
+  type RuntimeInspector,
+} from '../observability/runtime-inspector.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
 import type { PutResult } from '../pool/protocol.js';
 import type { DeadLetterReason } from './errors/reasons.js';
@@ -84,7 +89,8 @@ export interface CoreOptions {
   readonly pool: PutPool;
   readonly counters: TaskCounters;
   readonly log: Logger;
-  readonly inspect?: ((event: InspectionEvent) => void) | undefined;
+  /** The runtime's hook (a RuntimeInspector feeds batch actors' counts from their snapshots instead). */
+  readonly inspect?: RuntimeInspector | ((event: InspectionEvent) => void) | undefined;
   /** The task fails (errors.tolerance=none); the owner stops it. */
   readonly fail: (error: Error) => void;
   /** Where retry backoffs wait. Default: real time. */
@@ -113,13 +119,19 @@ export class TaskRunnerCore<B extends CoreBatch> {
    */
   actorFor(input: Omit<BatchInput, 'mode'>): Actor<BatchMachine> {
     const full: BatchInput = { ...input, mode: this.mode.mode };
-    return createActor(this.machine, {
+    const { inspect, observe } = batchInspection(this.o.inspect);
+    const actor = createActor(this.machine, {
       // the input is not read when a snapshot is given; it is there for the type
       input: full,
       snapshot: { ...this.acquired(), context: batchContext(full) } as unknown as Snapshot<unknown>,
-      inspect: this.o.inspect,
+      inspect,
     });
+    if (observe !== undefined) this.#observed.set(actor, observe);
+    return actor;
   }
+
+  /** Batch actors whose snapshots feed the transition counts and the census (no `inspect`). */
+  readonly #observed = new WeakMap<object, BatchSnapshotObserver>();
 
   #acquired: object | undefined;
 
@@ -134,7 +146,16 @@ export class TaskRunnerCore<B extends CoreBatch> {
   /** Tracks the batch until its actor ends; the mode hears of it in onBatchDone. */
   track(batch: B): void {
     this.batches.set(batch.id, batch);
+    const observe = this.#observed.get(batch.actor);
+    let first = true;
     batch.actor.subscribe({
+      next:
+        observe === undefined
+          ? undefined
+          : (snapshot) => {
+              observe(batch.actor, snapshot, first);
+              first = false;
+            },
       complete: () => this.finish(batch, batch.actor.getSnapshot().output),
       error: (err) => {
         this.o.log.error({ batchId: batch.id, err }, 'batch actor failed');

@@ -6,10 +6,10 @@
  * then stop the pools and connectors.
  */
 import type { Logger } from 'pino';
-import type { InspectionEvent } from 'xstate';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { defaultLogger, notice } from '../logger.js';
 import { createActorCensus, type ActorCensus } from '../observability/actor-census.js';
+import { createRuntimeInspector } from '../observability/runtime-inspector.js';
 import {
   createTransitionCounter,
   type TransitionCount,
@@ -47,10 +47,7 @@ export class Worker {
 
   constructor(options: WorkerOptions) {
     // one hook feeds both: transition counts (summary, /metrics) and live actors per state (/machines)
-    const inspect = (event: InspectionEvent) => {
-      this.transitions.inspect(event);
-      this.census.inspect(event);
-    };
+    const inspect = createRuntimeInspector(this.transitions, this.census);
     this.config = options.worker;
     const logger = options.logger ?? defaultLogger(options.worker.logLevel);
     this.log = logger.child({ component: 'worker' });

@@ -9,6 +9,8 @@ import { stateValueName } from './transition-counter.js';
 
 export interface ActorCensus {
   readonly inspect: (event: InspectionEvent) => void;
+  /** The same for a batch actor created without `inspect`, from each of its snapshots. */
+  observeBatch(actor: object, snapshot: BatchSnapshot): void;
   /** machine id → state name → live actors in it. */
   counts(): Record<string, Record<string, number>>;
 }
@@ -33,6 +35,10 @@ export function createActorCensus(): ActorCensus {
           ? batchStateName(snapshot as unknown as BatchSnapshot)
           : stateValueName(snapshot.value);
       live.set(event.actorRef, { machine, state });
+    },
+    observeBatch(actor, snapshot) {
+      if (snapshot.status !== 'active') live.delete(actor);
+      else live.set(actor, { machine: 'batch', state: batchStateName(snapshot) });
     },
     counts() {
       const out: Record<string, Record<string, number>> = {};

@@ -19,6 +19,11 @@ export interface TransitionCount {
 
 export interface TransitionCounter {
   readonly inspect: (event: InspectionEvent) => void;
+  /**
+   * The same counting for a batch actor created without `inspect`, from its snapshots: `first` for the
+   * one it starts with, then every later one; a snapshot whose state name did not change counts nothing.
+   */
+  observeBatch(actor: object, snapshot: BatchSnapshot, first: boolean): void;
   /** Every (machine, from, to) seen so far with its count, sorted for stable output. */
   counts(): TransitionCount[];
   count(machine: string, from: string, to: string): number;
@@ -88,8 +93,17 @@ export function createTransitionCounter(): TransitionCounter {
     }
   };
 
+  const observeBatch = (actor: object, snapshot: BatchSnapshot, first: boolean): void => {
+    const to = batchStateName(snapshot);
+    const from = last.get(actor);
+    last.set(actor, to);
+    if (first || from === undefined || from === to) return;
+    bump('batch', from, to);
+  };
+
   return {
     inspect,
+    observeBatch,
     counts() {
       const out: TransitionCount[] = [];
       for (const [machine, byFrom] of table) {

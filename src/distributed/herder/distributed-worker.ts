@@ -6,7 +6,6 @@
 import os from 'node:os';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { InspectionEvent } from 'xstate';
 import { ConnectorRuntime } from '../../actors/connector-runtime.js';
 import type { DistributedConfig } from '../../config/distributed-def.js';
 import { parseListener } from '../../config/listener.js';
@@ -15,6 +14,7 @@ import { createClassicKafka } from '../../kafka/classic-consumer.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { defaultLogger } from '../../logger.js';
 import { createActorCensus, type ActorCensus } from '../../observability/actor-census.js';
+import { createRuntimeInspector } from '../../observability/runtime-inspector.js';
 import { createTransitionCounter, type TransitionCounter } from '../../observability/transition-counter.js';
 import type { WorkerGroupHooks, WorkerGroupMember } from '../group-types.js';
 import { DistributedHerder } from './herder.js';
@@ -96,10 +96,7 @@ export class DistributedWorker {
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
-    const inspect = (event: InspectionEvent) => {
-      this.#transitions.inspect(event);
-      this.#census.inspect(event);
-    };
+    const inspect = createRuntimeInspector(this.#transitions, this.#census);
     const prefix = `${this.config.clientId}-${d.groupId}-reader`;
     const herder = new DistributedHerder({
       worker: this.config,

@@ -3,6 +3,7 @@
  * (ADR 0011): it must be the state the machine itself would start in, seen by inspection the same way,
  * and no two batches may share a context.
  */
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { pino } from 'pino';
 import { createActor, type InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +11,23 @@ import { TaskCounters } from '../../../src/actors/task-counters.js';
 import { TaskRunnerCore, type CoreBatch, type RunnerMode } from '../../../src/actors/task-runner-core.js';
 import { batchMachine } from '../../../src/machines/batch.js';
 import { createActorCensus } from '../../../src/observability/actor-census.js';
+import {
+  CHANNEL_BATCH_TRANSITION,
+  type BatchTransitionMessage,
+} from '../../../src/observability/channels.js';
+import { createRuntimeInspector } from '../../../src/observability/runtime-inspector.js';
 import { createTransitionCounter } from '../../../src/observability/transition-counter.js';
 import type { PutPool } from '../../../src/pool/put-pool.js';
 
 function coreWith(mode: 'share' | 'classic', inspect?: (e: InspectionEvent) => void) {
-  const runnerMode = { mode, tolerance: 'none' } as unknown as RunnerMode<CoreBatch>;
+  const runnerMode = {
+    mode,
+    tolerance: 'none',
+    settle: () => Promise.resolve(null),
+    onBatchDone: () => {},
+    recordExpiry: () => {},
+    recordAckFailure: () => {},
+  } as unknown as RunnerMode<CoreBatch>;
   return new TaskRunnerCore(
     {
       pool: {} as PutPool,
@@ -73,5 +86,64 @@ describe('TaskRunnerCore.actorFor', () => {
     expect(counter.count('batch', 'acknowledging', 'done')).toBe(1);
     expect(actor.getSnapshot().output).toMatchObject({ batchId: 'c-0-1', disposition: { kind: 'accept' } });
     expect(census.counts().batch?.acquired ?? 0).toBe(0);
+  });
+});
+
+describe('TaskRunnerCore batch observation', () => {
+  /** One batch through the core: put, accepted, acknowledged (the mode's settle answers at once). */
+  const run = async (core: TaskRunnerCore<CoreBatch>) => {
+    const actor = core.actorFor(input);
+    core.track({
+      id: input.batchId,
+      records: [],
+      actor,
+      put: undefined,
+      lastPut: undefined,
+      reasons: new Map(),
+    });
+    actor.start();
+    actor.send({ type: 'DISPATCH' });
+    actor.send({ type: 'PUT_OK' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(actor.getSnapshot().status).toBe('done');
+  };
+
+  it('feeds the counts from the batch snapshots, without XState inspection, when nobody listens', async () => {
+    const counter = createTransitionCounter();
+    const census = createActorCensus();
+    const events: string[] = [];
+    const inspector = createRuntimeInspector(counter, census);
+    const hook = Object.assign(
+      (e: InspectionEvent) => {
+        events.push(e.type);
+        inspector(e);
+      },
+      { observeBatch: inspector.observeBatch },
+    );
+    await run(coreWith('share', hook));
+    expect(events).toEqual([]);
+    expect(counter.count('batch', 'acquired', 'putting')).toBe(1);
+    expect(counter.count('batch', 'putting', 'acknowledging')).toBe(1);
+    expect(counter.count('batch', 'acknowledging', 'done')).toBe(1);
+    expect(census.counts().batch ?? {}).toEqual({});
+  });
+
+  it('inspects batch actors the XState way while the batch transition channel has a subscriber', async () => {
+    const messages: BatchTransitionMessage[] = [];
+    const listener = (m: unknown) => messages.push(m as BatchTransitionMessage);
+    diagnosticsChannel.subscribe(CHANNEL_BATCH_TRANSITION, listener);
+    try {
+      const counter = createTransitionCounter();
+      await run(coreWith('share', createRuntimeInspector(counter, createActorCensus())));
+      expect(messages.map((m) => `${m.from}>${m.to} on ${m.event}`)).toEqual([
+        'acquired>putting on DISPATCH',
+        'putting>acknowledging on PUT_OK',
+        'acknowledging>done on ACKED',
+      ]);
+      // counted once, by inspection only
+      expect(counter.count('batch', 'acquired', 'putting')).toBe(1);
+    } finally {
+      diagnosticsChannel.unsubscribe(CHANNEL_BATCH_TRANSITION, listener);
+    }
   });
 });
