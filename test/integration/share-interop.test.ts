@@ -104,12 +104,18 @@ describe('share group interop: sharesink + Java KafkaShareConsumer', () => {
       groupId: group,
       logger,
       clientId: 'sharesink-a',
+      // small bites: a partition the assignor gives to the Java member too is not drained by one fetch
+      // of ours before the Java member's parked fetch is answered (it once got none of its one partition)
+      maxRecords: 10,
     });
     const b = new ShareConsumer({
       brokers: testBrokers().split(','),
       groupId: group,
       logger,
       clientId: 'sharesink-b',
+      // small bites: a partition the assignor gives to the Java member too is not drained by one fetch
+      // of ours before the Java member's parked fetch is answered (it once got none of its one partition)
+      maxRecords: 10,
     });
     tsConsumers.push(a, b);
     await Promise.all([java.ready, a.subscribe([topic]), b.subscribe([topic])]);
