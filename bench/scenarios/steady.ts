@@ -40,6 +40,7 @@ import {
   Tools,
 } from '../common.js';
 import { runChild, type BenchContext } from '../context.js';
+import { machineTicks } from '../proc-stats.js';
 import { LAST_MS } from '../steady-sink.js';
 import {
   STEADY_MAX_RATE,
@@ -269,18 +270,12 @@ function procRssMb(pid: number): number | null {
   return m ? round(Number(m[1]) / 1024, 1) : null;
 }
 
-function machineTicks(): { busy: number; total: number } {
-  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const total = f.slice(0, 8).reduce((t, v) => t + v, 0);
-  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
-}
-
-function busyCores(a: { busy: number; total: number }, b: { busy: number; total: number }): number | null {
-  return b.total > a.total ? round(((b.busy - a.busy) / (b.total - a.total)) * os.cpus().length, 2) : null;
+function busyCores(
+  a: { busy: number; total: number } | undefined,
+  b: { busy: number; total: number } | undefined,
+): number | null {
+  if (a === undefined || b === undefined || b.total <= a.total) return null;
+  return round(((b.busy - a.busy) / (b.total - a.total)) * os.cpus().length, 2);
 }
 
 /** A Java process whose stdout lines are handed to `onLine` as they come; killed by `kill()`. */
@@ -470,7 +465,7 @@ async function runPeer(o: RowInput & { classesDir: string }): Promise<SteadyRow>
       p50Ms: Number(f.p50),
       p99Ms: Number(f.p99),
       latencySamples: Number(f.samples),
-      machineBusyCores: m0 && m1 ? busyCores(m0, m1) : null,
+      machineBusyCores: busyCores(m0, m1),
       loadAverage1m: round(load, 2),
       firstRecordMs: Number.isFinite(Number(f.firstRecordMs)) ? Number(f.firstRecordMs) : null,
       detail: { polls: Number(f.polls), meanPollMs: Number(f.meanPollMs) },

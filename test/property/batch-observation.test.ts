@@ -9,26 +9,10 @@ import { createActor } from 'xstate';
 import { batchMachine, type BatchEvent, type BatchMode } from '../../src/machines/batch.js';
 import { createActorCensus } from '../../src/observability/actor-census.js';
 import { createTransitionCounter } from '../../src/observability/transition-counter.js';
+import { ALL_EVENTS } from '../unit/machines/batch-helpers.js';
 
-const EVENTS: BatchEvent[] = [
-  { type: 'DISPATCH' },
-  { type: 'PUT_OK' },
-  { type: 'PUT_RETRIABLE' },
-  { type: 'PUT_FATAL' },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [1] },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [] },
-  { type: 'PUT_TIMEOUT' },
-  { type: 'ABORTED' },
-  { type: 'LOCK_RENEW_DUE' },
-  { type: 'RENEWED', until: 60_000 },
-  { type: 'RENEW_UNAVAILABLE' },
-  { type: 'LOCK_EXPIRED' },
-  { type: 'RETRY' },
-  { type: 'RETRIES_EXHAUSTED' },
-  { type: 'ACKED' },
-  { type: 'ACK_FAILED', errorCode: 'INVALID_RECORD_STATE' },
-  { type: 'SHUTDOWN' },
-];
+// every event type, and a per-record result that rejects nothing
+const EVENTS: BatchEvent[] = [...ALL_EVENTS, { type: 'PUT_PER_RECORD', rejectedOffsets: [] }];
 
 describe('batch observation from snapshots', () => {
   it('counts the same transitions and keeps the same census as XState inspection', () => {

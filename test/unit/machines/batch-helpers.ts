@@ -71,3 +71,23 @@ export function recordingEffects(log: Effect[]): BatchEffects {
     recordAckFailure: rec('recordAckFailure'),
   };
 }
+
+/** One event of every type (PUT_PER_RECORD rejecting a record), for walks over the machine's states. */
+export const ALL_EVENTS: BatchEvent[] = [
+  { type: 'DISPATCH' },
+  { type: 'PUT_OK' },
+  { type: 'PUT_RETRIABLE' },
+  { type: 'PUT_FATAL' },
+  { type: 'PUT_PER_RECORD', rejectedOffsets: [1] },
+  { type: 'PUT_TIMEOUT' },
+  { type: 'ABORTED' },
+  { type: 'LOCK_RENEW_DUE' },
+  { type: 'RENEWED', until: 60_000 },
+  { type: 'RENEW_UNAVAILABLE' },
+  { type: 'LOCK_EXPIRED' },
+  { type: 'RETRY' },
+  { type: 'RETRIES_EXHAUSTED' },
+  { type: 'ACKED' },
+  { type: 'ACK_FAILED', errorCode: 'INVALID_RECORD_STATE' },
+  { type: 'SHUTDOWN' },
+];

@@ -9,26 +9,7 @@ import {
   type BatchEvent,
   type BatchMode,
 } from '../../../src/machines/batch.js';
-import { run, start, step, recordingEffects, type Effect } from './batch-helpers.js';
-
-const ALL_EVENTS: BatchEvent[] = [
-  { type: 'DISPATCH' },
-  { type: 'PUT_OK' },
-  { type: 'PUT_RETRIABLE' },
-  { type: 'PUT_FATAL' },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [1] },
-  { type: 'PUT_TIMEOUT' },
-  { type: 'ABORTED' },
-  { type: 'LOCK_RENEW_DUE' },
-  { type: 'RENEWED', until: 60_000 },
-  { type: 'RENEW_UNAVAILABLE' },
-  { type: 'LOCK_EXPIRED' },
-  { type: 'RETRY' },
-  { type: 'RETRIES_EXHAUSTED' },
-  { type: 'ACKED' },
-  { type: 'ACK_FAILED', errorCode: 'INVALID_RECORD_STATE' },
-  { type: 'SHUTDOWN' },
-];
+import { ALL_EVENTS, run, start, step, recordingEffects, type Effect } from './batch-helpers.js';
 
 const ack = (disposition: unknown): Effect =>
   ({ type: 'sendAcks', params: { batchId: 'b-1', disposition } }) as Effect;
