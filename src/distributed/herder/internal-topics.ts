@@ -51,6 +51,35 @@ export function wantedTopics(d: DistributedConfig): Wanted[] {
   ];
 }
 
+/** Errors of a topic that exists but whose metadata has not reached the broker that answered yet. */
+const SETTLING = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+
+/** kafkajs puts the broker's error type on the error, or on the one a retrier wrapped. */
+function settling(err: unknown): boolean {
+  const e = err as { type?: unknown; originalError?: { type?: unknown }; cause?: { type?: unknown } };
+  return [e.type, e.originalError?.type, e.cause?.type].some((t) => SETTLING.has(String(t)));
+}
+
+/**
+ * Runs `read` again while it fails because a topic just created (by this worker or by another one
+ * starting at the same moment) is not known everywhere yet, for up to `timeoutMs`. Three workers
+ * started together once saw UNKNOWN_TOPIC_OR_PARTITION reading a topic another had just created.
+ */
+export async function whileTopicsSettle<T>(
+  read: () => Promise<T>,
+  { timeoutMs = 15_000, firstDelayMs = 100 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = firstDelayMs; ; delay = Math.min(delay * 2, 1000)) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!settling(err) || Date.now() + delay > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 /** Creates what is missing and checks what exists; throws InternalTopicError listing every problem. */
 export async function ensureInternalTopics(admin: Admin, d: DistributedConfig, log: Logger): Promise<void> {
   const wanted = wantedTopics(d);
@@ -83,15 +112,20 @@ export async function ensureInternalTopics(admin: Admin, d: DistributedConfig, l
     }
     for (const w of missing) log.info({ topic: w.topic, partitions: w.partitions }, `created ${w.key}`);
   }
-  const metadata = await admin.fetchTopicMetadata({ topics: wanted.map((w) => w.topic) });
-  const configs = await admin.describeConfigs({
-    includeSynonyms: false,
-    resources: wanted.map((w) => ({
-      type: TOPIC_RESOURCE,
-      name: w.topic,
-      configNames: ['cleanup.policy'],
-    })),
-  });
+  // a topic another worker created a moment ago may not be known to every broker yet
+  const metadata = await whileTopicsSettle(() =>
+    admin.fetchTopicMetadata({ topics: wanted.map((w) => w.topic) }),
+  );
+  const configs = await whileTopicsSettle(() =>
+    admin.describeConfigs({
+      includeSynonyms: false,
+      resources: wanted.map((w) => ({
+        type: TOPIC_RESOURCE,
+        name: w.topic,
+        configNames: ['cleanup.policy'],
+      })),
+    }),
+  );
   const problems: string[] = [];
   for (const w of wanted) {
     const partitions = metadata.topics.find((t) => t.name === w.topic)?.partitions.length ?? 0;
