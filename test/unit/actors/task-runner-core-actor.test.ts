@@ -5,7 +5,7 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { pino } from 'pino';
-import { createActor, type InspectionEvent } from 'xstate';
+import { createActor, initialTransition, type InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { TaskCounters } from '../../../src/actors/task-counters.js';
 import { TaskRunnerCore, type CoreBatch, type RunnerMode } from '../../../src/actors/task-runner-core.js';
@@ -54,6 +54,15 @@ describe('TaskRunnerCore.actorFor', () => {
       expect(actor.getSnapshot().context).toEqual(fresh.getSnapshot().context);
       expect(actor.getSnapshot().context).toMatchObject({ batchId: 'c-0-1', mode, deliveryCount: 2 });
       expect(actor.getSnapshot().status).toBe('active');
+    }
+  });
+
+  it('relies on a first state that runs no action: the machine starting afresh runs none either', () => {
+    // a batch started from the persisted first state skips the machine's initial actions; if one is
+    // ever added to `acquired` or `held`, this fails and actorFor must start batches afresh again
+    for (const mode of ['share', 'classic'] as const) {
+      const [, actions] = initialTransition(batchMachine, { ...input, mode });
+      expect(actions.filter((a) => !a.type.startsWith('xstate.'))).toEqual([]);
     }
   });
 
