@@ -27,12 +27,7 @@ import {
   type MetadataRequest,
   type MetadataResponseTopic,
 } from './protocol/messages/metadata.js';
-import {
-  ConfigOperation,
-  ConfigResourceType,
-  IncrementalAlterConfigs,
-} from './protocol/messages/incremental-alter-configs.js';
-import { DescribeConfigs } from './protocol/messages/describe-configs.js';
+import { alterGroupConfigs, describeGroupConfigs } from './group-configs.js';
 
 export interface KafkaClusterOptions {
   /** Bootstrap addresses, `host:port`. */
@@ -424,63 +419,14 @@ export class KafkaCluster {
     });
   }
 
-  /**
-   * Sets (string) or deletes (null) share-group configs, e.g. `{ 'share.auto.offset.reset': 'earliest' }`,
-   * with IncrementalAlterConfigs on resource type GROUP.
-   */
-  async alterGroupConfigs(groupId: string, configs: Readonly<Record<string, string | null>>): Promise<void> {
-    const conn = await this.anyConnection();
-    const res = await conn.call(IncrementalAlterConfigs, {
-      resources: [
-        {
-          resourceType: ConfigResourceType.GROUP,
-          resourceName: groupId,
-          configs: Object.entries(configs).map(([name, value]) => ({
-            name,
-            configOperation: value === null ? ConfigOperation.DELETE : ConfigOperation.SET,
-            value,
-          })),
-        },
-      ],
-      validateOnly: false,
-    });
-    for (const r of res.responses) {
-      if (r.errorCode !== 0) {
-        throw new KafkaError(r.errorCode, {
-          api: 'IncrementalAlterConfigs',
-          subject: `group ${groupId}`,
-          brokerMessage: r.errorMessage,
-        });
-      }
-    }
+  /** Sets (string) or deletes (null) share-group configs; see group-configs.ts. */
+  alterGroupConfigs(groupId: string, configs: Readonly<Record<string, string | null>>): Promise<void> {
+    return alterGroupConfigs(() => this.anyConnection(), groupId, configs);
   }
 
-  /** Reads share-group configs (all of them, or just `keys`), with DescribeConfigs on resource type GROUP. */
-  async describeGroupConfigs(groupId: string, keys?: readonly string[]): Promise<Map<string, string | null>> {
-    const conn = await this.anyConnection();
-    const res = await conn.call(DescribeConfigs, {
-      resources: [
-        {
-          resourceType: ConfigResourceType.GROUP,
-          resourceName: groupId,
-          configurationKeys: keys ? [...keys] : null,
-        },
-      ],
-      includeSynonyms: false,
-      includeDocumentation: false,
-    });
-    const out = new Map<string, string | null>();
-    for (const r of res.results) {
-      if (r.errorCode !== 0) {
-        throw new KafkaError(r.errorCode, {
-          api: 'DescribeConfigs',
-          subject: `group ${groupId}`,
-          brokerMessage: r.errorMessage,
-        });
-      }
-      for (const c of r.configs) out.set(c.name, c.value);
-    }
-    return out;
+  /** Reads share-group configs (all of them, or just `keys`); see group-configs.ts. */
+  describeGroupConfigs(groupId: string, keys?: readonly string[]): Promise<Map<string, string | null>> {
+    return describeGroupConfigs(() => this.anyConnection(), groupId, keys);
   }
 
   /** Closes every connection. Further calls throw. Idempotent. */
