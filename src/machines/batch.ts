@@ -401,7 +401,7 @@ export function batchLease(snapshot: BatchSnapshot): string | undefined {
 export function batchStateName(snapshot: BatchSnapshot): string {
   const value = snapshot.value;
   if (typeof value === 'string') return value;
-  const active = value.active;
-  if (active === undefined) return 'active';
-  return active.lease === 'renewing' ? `${active.work}/renewing` : String(active.work);
+  const work = batchWork(snapshot);
+  if (work === undefined) return 'active';
+  return batchLease(snapshot) === 'renewing' ? `${work}/renewing` : work;
 }
