@@ -68,6 +68,17 @@ async function waitFor(until: () => boolean, deadline: number, rss: { peak: numb
   return true;
 }
 
+/**
+ * Waits until `deadline` on one timer per second: a steady window is measured on the child's own CPU,
+ * and {@link waitFor}'s 10 ms checks would add ~100 wake-ups a second that the Java side does not pay.
+ */
+async function idleUntil(deadline: number, rss: { peak: number }): Promise<void> {
+  for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
+    await sleep(Math.min(1000, left));
+    rss.peak = Math.max(rss.peak, process.memoryUsage.rss());
+  }
+}
+
 interface Measured {
   records: number;
   recordsPerSec: number;
@@ -135,14 +146,14 @@ async function measure(
     if (await waitFor(() => p.done() >= m.records, performance.now() + 10_000, rss))
       ackTailMs = performance.now() - to.at;
   } else {
-    await waitFor(() => false, first.at + m.warmupMs, rss);
+    await idleUntil(first.at + m.warmupMs, rss);
     stalls = watchMainStalls();
     procFrom = procCpuUs();
     threadsFrom = threadTicks();
     from = sample(p);
     countersFrom = p.counters();
     ticksFrom = machineTicks();
-    await waitFor(() => false, from.at + m.windowMs, rss);
+    await idleUntil(from.at + m.windowMs, rss);
     to = sample(p);
     procTo = procCpuUs();
     threadsTo = threadTicks();

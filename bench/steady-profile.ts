@@ -4,6 +4,7 @@
  * profiled on its main thread over the window, then summarized (bench/profile.ts).
  *
  *   tsx bench/steady-profile.ts [--rate=30000] [--partitions=1] [--tasks=partitions] [--brokers=127.0.0.1:29092] [--out=dir]
+ *     [--noprof] [--node-flag=--single-threaded-gc ...]
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     out: { type: 'string' },
     top: { type: 'string', default: '30' },
     noprof: { type: 'boolean', default: false },
+    // e.g. --node-flag=--single-threaded-gc: V8/Node flags for the sharesink child only
+    'node-flag': { type: 'string', multiple: true, default: [] },
   },
 });
 const partitions = Number(values.partitions);
@@ -37,20 +40,23 @@ const latencyDir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-steady-lat-'));
 await createTopic(values.brokers, topic, partitions);
 const producer = startProducer(values.brokers, topic, rate, STEADY_PLAN);
 try {
-  const r = await runChild({
-    kind: 'worker',
-    label: 'steady-profile',
-    brokers: values.brokers,
-    topic,
-    topicRecords: Number.MAX_SAFE_INTEGER,
-    mode: 'share',
-    tasks,
-    connectorClass: path.join(BENCH_DIR, 'steady-sink.ts'),
-    connectorProps: { 'latency.dir': latencyDir, 'share.group.share.auto.offset.reset': 'latest' },
-    measure: { kind: 'window', warmupMs: STEADY_PLAN.warmupMs, windowMs: STEADY_PLAN.windowMs },
-    timeoutMs: 90_000,
-    profileDir: values.noprof ? undefined : dir,
-  });
+  const r = await runChild(
+    {
+      kind: 'worker',
+      label: 'steady-profile',
+      brokers: values.brokers,
+      topic,
+      topicRecords: Number.MAX_SAFE_INTEGER,
+      mode: 'share',
+      tasks,
+      connectorClass: path.join(BENCH_DIR, 'steady-sink.ts'),
+      connectorProps: { 'latency.dir': latencyDir, 'share.group.share.auto.offset.reset': 'latest' },
+      measure: { kind: 'window', warmupMs: STEADY_PLAN.warmupMs, windowMs: STEADY_PLAN.windowMs },
+      timeoutMs: 90_000,
+      profileDir: values.noprof ? undefined : dir,
+    },
+    values['node-flag'],
+  );
   process.stdout.write(
     `threads (µs per record, user+sys): ${JSON.stringify(Object.fromEntries(Object.entries(r.threadCpuUs ?? {}).map(([k, v]) => [k, `${round(v.user / r.records, 2)}+${round(v.sys / r.records, 2)} (${v.threads})`])))}\n`,
   );
