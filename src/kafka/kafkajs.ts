@@ -11,6 +11,9 @@
  * response header's tagged section, which {@link sendOnKafkajsConnection} skips.
  *
  * What we do not take: kafkajs's protocol requests and its RecordBatch decoder (see docs/adr/0001-wire-layer.md).
+ *
+ * What we mend: its request queue's idle 1 ms timer loop (kafkajs-request-queue.ts, loaded from here and
+ * wherever else kafkajs clients are made).
  */
 import { createRequire } from 'node:module';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
@@ -20,6 +23,7 @@ import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from './er
 import { CompressionType, decompress, lz4, snappy } from './compression.js';
 import type { ApiRequest } from './protocol/api.js';
 import { Reader } from './protocol/reader.js';
+import './kafkajs-request-queue.js';
 
 const require = createRequire(import.meta.url);
 
