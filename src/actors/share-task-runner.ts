@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
-import type { ShareConsumer, ShareRecord } from '../kafka/share/share-consumer.js';
+import type { ShareRecord } from '../kafka/share/share-consumer.js';
 import type { AckDisposition, BatchOutput } from '../machines/batch.js';
 import type { PoolTask, PutPool } from '../pool/put-pool.js';
 import type { PutResult } from '../pool/protocol.js';
@@ -19,6 +19,7 @@ import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js
 import { RetryBackoff } from './errors/retry-backoff.js';
 import { TaskFailedError } from './errors/task-failed.js';
 import { toRawRecords } from './share-records.js';
+import type { ShareSource } from './share-source.js';
 import type { LockSupervisor } from './supervisor.js';
 import type { Clock } from './supervisor-clock.js';
 import { TaskCounters } from './task-counters.js';
@@ -28,7 +29,8 @@ export interface ShareTaskRunnerOptions {
   readonly connector: string;
   readonly taskId: number;
   readonly topics: readonly string[];
-  readonly consumer: ShareConsumer;
+  /** The task's member, or its lease on the member the connector shares on this worker. */
+  readonly consumer: ShareSource;
   readonly pool: PutPool;
   readonly poolTask: PoolTask;
   readonly supervisor: LockSupervisor;

@@ -157,6 +157,7 @@ export function validateConnectorConfig(
     transforms: transforms.config,
     putTimeoutMs: values['put.timeout.ms'] ?? Infinity,
     lockRenewal: values['share.lock.renewal'] as ConnectorConfig['lockRenewal'],
+    shareMemberScope: values['share.member.scope'] as ConnectorConfig['shareMemberScope'],
     renewFraction: values['share.lock.renew.fraction'],
     retriableAction: values['share.retriable.action'] as ConnectorConfig['retriableAction'],
     maxInFlightBatches: values['max.inflight.batches'],

@@ -35,6 +35,16 @@ export const SHARE_CONFIG_DEF = new ConfigDef()
       'What a `RetriableError` from `put()` does in share mode. `retry` (default): put the same batch again after a backoff (100 ms doubling up to `errors.retry.delay.max.ms`), its locks held and renewed, for at most `errors.retry.timeout` ms when that is > 0 (then RELEASE); a sink outage then spends no delivery attempts. `release`: RELEASE the batch at once, as KIP-1302 describes; the broker redelivers it with delivery count + 1, so an outage longer than `share.delivery.count.limit` attempts archives (or dead-letters) healthy records.',
   })
   .define({
+    name: 'share.member.scope',
+    type: 'string',
+    default: 'connector',
+    validator: oneOf(['connector', 'task']),
+    importance: 'low',
+    group,
+    documentation:
+      "`connector` (default): the connector's tasks on one worker read through one share-group member: one membership, one share session per partition leader, and each ShareFetch answer goes to the next task that is ready for records. Delivery is the same as with a member per task (any member may get any record); a steady stream costs less CPU on both sides, because one fetch brings what several members would each have fetched in small pieces. `task`: every task is a member of its own, as Kafka Connect runs share consumers (KIP-1302); the group then lists one member per task.",
+  })
+  .define({
     name: 'share.lock.renew.fraction',
     type: 'double',
     default: 0.5,

@@ -125,6 +125,8 @@ export interface ConnectorConfig {
   readonly putTimeoutMs: number;
   /** `share.lock.renewal`: `auto` (default) renews locks on Kafka ≥ 4.2, `off` never does. */
   readonly lockRenewal: 'auto' | 'off';
+  /** `share.member.scope`: one share-group member per connector on each worker, or one per task. */
+  readonly shareMemberScope: 'connector' | 'task';
   /** `share.retriable.action`: `retry` in place with locks held (default) or `release` at once (KIP-1302). */
   readonly retriableAction: 'retry' | 'release';
   /** `share.lock.renew.fraction`: renew when this fraction of the lock has passed. Default 0.5. */

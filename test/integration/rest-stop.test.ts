@@ -85,10 +85,11 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
         () => lines(file).length,
         (n) => n >= 200,
       );
+      // the two tasks read through one member (share.member.scope=connector, ADR 0012)
       await until(
-        'two members',
+        'the member',
         () => shareGroupMembers(group),
-        (n) => n === 2,
+        (n) => n === 1,
         30_000,
       );
 
@@ -100,7 +101,7 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
       expect(await api.json(`/connectors/${name}/config`)).toMatchObject({ topics: topic });
       expect(await api.json('/connectors')).toEqual([name]);
       expect(w.inFlight).toBe(0);
-      // the graceful stop acknowledged everything it put and the members left the group
+      // the graceful stop acknowledged everything it put and the member left the group
       expect(await shareGroupMembers(group)).toBe(0);
       expect(w.summary().connectors[0]!.counters.recordsAccepted).toBe(200);
       const stoppedMetrics = await api.metrics();
@@ -121,7 +122,7 @@ describe('PUT /connectors/{name}/stop (KIP-875) on a running worker', () => {
       expect((await api.call('POST', `/connectors/${name}/restart`)).status).toBe(204);
       expect(await api.status()).toMatchObject({ connector: { state: 'STOPPED' }, tasks: [] });
 
-      // resume: new instance and members; every record arrives exactly once
+      // resume: a new instance and member; every record arrives exactly once
       expect(await api.put('resume')).toBe(202);
       const resumed = await api.status();
       expect(resumed.connector.state).toBe('RUNNING');

@@ -8,9 +8,10 @@ import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { PutPool } from '../../pool/put-pool.js';
 import { ClassicTaskRunner } from '../classic-task-runner.js';
-import { GatedShareConsumer } from '../fetch-gate.js';
+import { ShareConsumer } from '../../kafka/share/share-consumer.js';
 import { ShareTaskRunner } from '../share-task-runner.js';
 import type { LockSupervisor } from '../supervisor.js';
+import { ShareMember, type TaskShareConsumer } from './share-member.js';
 import { TopicNamingRunner } from './topic-naming-runner.js';
 import type { TaskRunner } from './types.js';
 
@@ -28,8 +29,8 @@ export interface TaskFactoryOptions {
 
 export interface BuiltTask {
   readonly runner: TaskRunner;
-  /** Share mode: the consumer, for its gate and its metrics. */
-  readonly consumer: GatedShareConsumer | undefined;
+  /** Share mode: the task's lease on its share member, for its gate and its counters. */
+  readonly consumer: TaskShareConsumer | undefined;
 }
 
 export type TaskFactory = (
@@ -39,10 +40,29 @@ export type TaskFactory = (
 ) => BuiltTask;
 
 export function taskFactory(options: TaskFactoryOptions): TaskFactory {
-  return (id, props, onFailure) =>
-    options.config.groupProtocol === 'classic'
-      ? { runner: classicRunner(options, id, props, onFailure), consumer: undefined }
-      : shareRunner(options, id, props, onFailure);
+  // share.member.scope=connector: the tasks made here (this connector start, on this worker) share one
+  const shared = new ShareMember(() => shareConsumer(options, undefined));
+  return (id, props, onFailure) => {
+    if (options.config.groupProtocol === 'classic')
+      return { runner: classicRunner(options, id, props, onFailure), consumer: undefined };
+    const member =
+      options.config.shareMemberScope === 'task' ? new ShareMember(() => shareConsumer(options, id)) : shared;
+    return shareRunner(options, id, props, onFailure, member.lease());
+  };
+}
+
+/** A share member for one task (`taskId`) or for every task of the connector on this worker. */
+function shareConsumer(o: TaskFactoryOptions, taskId: number | undefined): ShareConsumer {
+  const c = o.config;
+  return new ShareConsumer({
+    ...kafkajsSecurityOptions(c.security?.consumer),
+    brokers: o.worker.bootstrapServers,
+    groupId: c.groupId,
+    clientId: `${o.worker.clientId}-${c.name}${taskId === undefined ? '' : `-${taskId}`}`,
+    logger: taskId === undefined ? o.logger : o.logger.child({ task: taskId }),
+    maxRecords: numberOr(c.consumer['max.poll.records'], 500),
+    fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
+  });
 }
 
 function commonOptions(
@@ -71,17 +91,9 @@ function shareRunner(
   id: number,
   props: Record<string, string>,
   onFailure: (e: Error) => void,
+  consumer: TaskShareConsumer,
 ): BuiltTask {
   const c = o.config;
-  const consumer = new GatedShareConsumer({
-    ...kafkajsSecurityOptions(c.security?.consumer),
-    brokers: o.worker.bootstrapServers,
-    groupId: c.groupId,
-    clientId: `${o.worker.clientId}-${c.name}-${id}`,
-    logger: o.logger.child({ task: id }),
-    maxRecords: numberOr(c.consumer['max.poll.records'], 500),
-    fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
-  });
   const runner = new ShareTaskRunner({
     ...commonOptions(o, id, props, onFailure),
     topics: c.topics,

@@ -7,9 +7,9 @@ import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import { createTaskMachine, type TaskMachine } from '../../machines/task.js';
 import type { PutPool } from '../../pool/put-pool.js';
-import type { GatedShareConsumer } from '../fetch-gate.js';
 import type { TaskCountersSnapshot } from '../task-counters.js';
 import type { CountersLedger } from './counters-ledger.js';
+import type { TaskShareConsumer } from './share-member.js';
 import type { TaskFactory } from './task-factory.js';
 import type { ConnectState, TaskMetrics, TaskRunner, TaskStatus } from './types.js';
 
@@ -18,7 +18,7 @@ interface TaskSlot {
   readonly props: Record<string, string>;
   readonly runner: TaskRunner;
   readonly actor: Actor<TaskMachine>;
-  readonly consumer: GatedShareConsumer | undefined;
+  readonly consumer: TaskShareConsumer | undefined;
   /** The runner's stop, once asked: every way out of the task stops the runner once. */
   stopped: Promise<void> | undefined;
   /** An operator restart is under way: the status says RESTARTING until the new task runs. */

@@ -36,6 +36,7 @@ describe('compileConnectorConfig', () => {
       transforms: { transforms: [], predicates: [] },
       putTimeoutMs: Infinity,
       lockRenewal: 'auto',
+      shareMemberScope: 'connector',
       renewFraction: 0.5,
       retriableAction: 'retry',
       maxInFlightBatches: 4,
