@@ -4,7 +4,7 @@
  * profiled on its main thread over the window, then summarized (bench/profile.ts).
  *
  *   tsx bench/steady-profile.ts [--rate=30000] [--partitions=1] [--tasks=partitions] [--brokers=127.0.0.1:29092] [--out=dir]
- *     [--noprof] [--node-flag=--single-threaded-gc ...]
+ *     [--noprof] [--node-flag=--single-threaded-gc ...] [--prop=share.member.scope=task ...]
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     noprof: { type: 'boolean', default: false },
     // e.g. --node-flag=--single-threaded-gc: V8/Node flags for the sharesink child only
     'node-flag': { type: 'string', multiple: true, default: [] },
+    // e.g. --prop=share.member.scope=task: connector settings for the sharesink side
+    prop: { type: 'string', multiple: true, default: [] },
   },
 });
 const partitions = Number(values.partitions);
@@ -50,7 +52,13 @@ try {
       mode: 'share',
       tasks,
       connectorClass: path.join(BENCH_DIR, 'steady-sink.ts'),
-      connectorProps: { 'latency.dir': latencyDir, 'share.group.share.auto.offset.reset': 'latest' },
+      connectorProps: {
+        'latency.dir': latencyDir,
+        'share.group.share.auto.offset.reset': 'latest',
+        ...Object.fromEntries(
+          values.prop.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+        ),
+      },
       measure: { kind: 'window', warmupMs: STEADY_PLAN.warmupMs, windowMs: STEADY_PLAN.windowMs },
       timeoutMs: 90_000,
       profileDir: values.noprof ? undefined : dir,

@@ -15,6 +15,11 @@ export interface ShareSource {
   poll(options?: PollOptions): Promise<ShareRecord[]>;
   /** Acknowledges records this source handed out; the promise reports per partition and never rejects. */
   acknowledge(records: readonly ShareRecord[], type: AcknowledgeType): Promise<PartitionAckResult[]>;
+  /**
+   * When the ShareFetch that acquired a poll() result was sent (`Date.now()`), when known: records can
+   * wait for a poll while their locks run.
+   */
+  acquiredAt?(records: readonly ShareRecord[]): number | undefined;
   /** The broker's AcquisitionLockTimeoutMs, once a fetch reported it. */
   readonly acquisitionLockTimeoutMs: number | undefined;
   /** This task is done with the source (a member of its own leaves the group). */

@@ -171,9 +171,11 @@ export class ShareTaskRunner {
         await sleep(wait);
         continue;
       }
-      const acquiredAt = this.o.supervisor.now();
+      const polledAt = this.o.supervisor.now();
       const records = await this.o.consumer.poll({ maxWaitMs: 1000 });
       if (records.length === 0) continue;
+      // records may have waited for this poll (a shared member's answer in pieces): their locks run from the fetch
+      const acquiredAt = Math.min(polledAt, this.o.consumer.acquiredAt?.(records) ?? polledAt);
       const lock = this.o.consumer.acquisitionLockTimeoutMs;
       if (lock !== undefined && lock !== this.o.supervisor.lockDurationMs)
         this.o.supervisor.setLockDuration(lock);

@@ -108,4 +108,28 @@ describe('ShareTaskRunner: batches gather for the next put', () => {
     await stopping;
     expect(runner.counters.snapshot()).toMatchObject({ batches: 6, recordsPut: 60 });
   });
+
+  it("times a batch's locks from the fetch that acquired it when its records waited for the poll", async () => {
+    // a shared member's answer handed out in pieces: this piece's fetch went out 31 s ago
+    const clock = new SimulatedClock(100_000);
+    const consumer = Object.assign(new BacklogConsumer(1), { acquiredAt: () => clock.now() - 31_000 });
+    const pool = new HeldPool();
+    const runner = new ShareTaskRunner({
+      ...{ connector: 'c', taskId: 0, topics: ['t'], poolTask: { id: 'c-0', props: {} }, logger },
+      consumer: consumer as unknown as ShareConsumer,
+      pool: pool as unknown as PutPool,
+      supervisor: new LockSupervisor({ logger, clock, lockDurationMs: 30_000 }),
+      errorsTolerance: 'all',
+      shutdownGraceMs: 0,
+    });
+    await runner.start();
+    await settle();
+    clock.advance(1);
+    await settle();
+    // the lock ran out before the poll: counted as expired, not put as if acquired just now
+    expect(runner.counters.snapshot().recordsLockExpired).toBe(BATCH);
+    const stopping = runner.stop();
+    for (const p of pool.puts) p.end({});
+    await stopping;
+  });
 });

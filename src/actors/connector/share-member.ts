@@ -133,6 +133,10 @@ export class TaskShareConsumer implements ShareSource {
     return this.g.subscribe(topics);
   }
 
+  acquiredAt(records: readonly ShareRecord[]): number | undefined {
+    return this.g.consumer.acquiredAt(records);
+  }
+
   renewSupported(): Promise<boolean> {
     return this.g.consumer.renewSupported();
   }

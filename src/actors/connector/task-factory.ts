@@ -54,16 +54,27 @@ export function taskFactory(options: TaskFactoryOptions): TaskFactory {
 /** A share member for one task (`taskId`) or for every task of the connector on this worker. */
 function shareConsumer(o: TaskFactoryOptions, taskId: number | undefined): ShareConsumer {
   const c = o.config;
+  const pollRecords = numberOr(c.consumer['max.poll.records'], 500);
+  // a member shared by the tasks fetches for all of them: up to a poll's worth each per ShareFetch
+  // (one session carries one request at a time), handed out a poll's worth at a time
+  const share = taskId === undefined ? Math.min(c.tasksMax, MAX_FETCH_SHARES) : 1;
   return new ShareConsumer({
     ...kafkajsSecurityOptions(c.security?.consumer),
     brokers: o.worker.bootstrapServers,
     groupId: c.groupId,
     clientId: `${o.worker.clientId}-${c.name}${taskId === undefined ? '' : `-${taskId}`}`,
     logger: taskId === undefined ? o.logger : o.logger.child({ task: taskId }),
-    maxRecords: numberOr(c.consumer['max.poll.records'], 500),
+    maxRecords: pollRecords * share,
+    pollMaxRecords: pollRecords,
+    fetchMaxBytes: FETCH_MAX_BYTES * share,
     fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
   });
 }
+
+/** ShareFetch MaxBytes of a member of one task (the ShareConsumer's default, as Kafka's perf tool uses). */
+const FETCH_MAX_BYTES = 1_048_576;
+/** A shared member's ShareFetch asks for at most this many tasks' worth of records and bytes. */
+const MAX_FETCH_SHARES = 8;
 
 function commonOptions(
   o: TaskFactoryOptions,

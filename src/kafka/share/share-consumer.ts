@@ -26,6 +26,7 @@ import { fetchOnce, type FetchSettings, type FetcherHost } from './share-fetcher
 import { nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
+import { PollQueue } from './poll-queue.js';
 import type { ShareTransport } from './transport.js';
 import {
   AckNotAllowedError,
@@ -56,6 +57,11 @@ export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'log
   readonly fetchMaxBytes?: number;
   /** Soft limit of records per fetch (ShareFetch MaxRecords). Default 500. */
   readonly maxRecords?: number;
+  /**
+   * About the most records one poll() returns: an answer of several times this many is handed out in
+   * equal pieces, to the polls waiting or to the next ones (poll-queue.ts). Default: maxRecords.
+   */
+  readonly pollMaxRecords?: number;
   /** Preferred records per acquired batch (ShareFetch BatchSize). Default: maxRecords. */
   readonly batchSize?: number;
   /** `record_limit` makes MaxRecords a hard limit (Kafka ≥ 4.2). Default `batch_optimized`. */
@@ -90,12 +96,6 @@ const FATAL_ERRORS: ReadonlySet<number> = new Set([
   KafkaErrorCode.INVALID_REQUEST,
 ]);
 
-interface Waiter {
-  resolve(records: ShareRecord[]): void;
-  reject(err: Error): void;
-  timer: NodeJS.Timeout;
-}
-
 export class ShareConsumer {
   readonly groupId: string;
   /** Made here, kept for the consumer's life (KIP-932: the client names its member). */
@@ -110,8 +110,7 @@ export class ShareConsumer {
   private readonly channels = new Map<number, NodeChannel>();
   /** Offsets handed out and not yet terminally acknowledged, per tpKey. */
   private readonly outstanding = new Map<string, Set<number>>();
-  private readonly ready: ShareRecord[][] = [];
-  private readonly waiters: Waiter[] = [];
+  private readonly polls: PollQueue;
   private lockTimeoutMs: number | undefined;
   private metadataStale = false;
   private refreshing: Promise<void> | undefined;
@@ -154,6 +153,7 @@ export class ShareConsumer {
       onMetadataStale: () => (this.metadataStale = true),
     };
     const maxRecords = options.maxRecords ?? 500;
+    this.polls = new PollQueue(options.pollMaxRecords ?? maxRecords);
     this.fetchSettings = {
       minBytes: options.fetchMinBytes ?? 1,
       maxBytes: options.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
@@ -224,21 +224,18 @@ export class ShareConsumer {
     } catch (err) {
       return Promise.reject(err as Error);
     }
-    const ready = this.ready.shift();
-    if (ready) return Promise.resolve(ready);
-    return new Promise<ShareRecord[]>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          resolve([]);
-        }, options.maxWaitMs ?? 1000),
-      };
-      this.waiters.push(waiter);
-      this.kick();
-    });
+    const taken = this.polls.take(options.maxWaitMs ?? 1000);
+    if (Array.isArray(taken)) return Promise.resolve(taken);
+    this.kick();
+    return taken;
+  }
+
+  /**
+   * When the ShareFetch that acquired the records of a poll() result was sent (`Date.now()`): their
+   * acquisition locks run from then, also while they waited for a poll.
+   */
+  acquiredAt(records: readonly ShareRecord[]): number | undefined {
+    return this.polls.acquiredAt(records);
   }
 
   /**
@@ -319,12 +316,8 @@ export class ShareConsumer {
   private async doClose(): Promise<void> {
     this.closed = true;
     if (this.kickTimer) clearTimeout(this.kickTimer);
-    for (const w of this.waiters.splice(0)) {
-      clearTimeout(w.timer);
-      w.resolve([]);
-    }
     // records fetched but never handed out are outstanding too: released below with the rest
-    this.ready.length = 0;
+    this.polls.close();
     for (const [key, offsets] of this.outstanding) {
       if (offsets.size === 0) continue;
       const tp = this.dir.partition(key);
@@ -345,14 +338,14 @@ export class ShareConsumer {
   /** Starts the next request on every free session; arms a timer for sessions in backoff. */
   private kick(): void {
     if (this.closed) return;
-    if (this.metadataStale && this.waiters.length > 0 && !this.fatal && !this.refreshing) {
+    if (this.metadataStale && this.polls.waiting > 0 && !this.fatal && !this.refreshing) {
       void this.refreshMetadata().then(() => this.kick());
     }
     const now = Date.now();
     let earliestRetry = Infinity;
     for (const ch of this.channels.values()) {
       this.pump(ch);
-      if (!ch.busy && this.waiters.length > 0 && ch.backoffUntil > now)
+      if (!ch.busy && this.polls.waiting > 0 && ch.backoffUntil > now)
         earliestRetry = Math.min(earliestRetry, ch.backoffUntil);
     }
     if (earliestRetry !== Infinity && !this.kickTimer) {
@@ -372,7 +365,7 @@ export class ShareConsumer {
       sessionIsNew: ch.session.isNew,
       pendingAcks: ch.terminal.length,
       pendingRenewals: ch.renew.length,
-      pollWaits: this.waiters.length > 0,
+      pollWaits: this.polls.waiting > 0,
       metadataStale: this.metadataStale,
       partitions: ch.session.wantedPartitions.size,
       backoffUntil: ch.backoffUntil,
@@ -400,25 +393,16 @@ export class ShareConsumer {
       // acks of records we hold would queue behind this fetch; acks it carries are answered with it
       acksMayWait: ch.terminal.length > 0 || this.holdsRecords(),
     });
+    const sentAt = Date.now();
     const delivered = await fetchOnce(this.fetcherHost, ch, this.fetchSettings, maxWaitMs, queuedAt);
     ch.pacing.answered(delivered.length, this.fetchSettings.maxRecords);
-    if (delivered.length > 0) this.deliver(delivered);
+    if (delivered.length > 0) this.polls.deliver(delivered, sentAt);
   }
 
   /** True while some record handed out (or fetched for a later poll) awaits a final acknowledgement. */
   private holdsRecords(): boolean {
     for (const offsets of this.outstanding.values()) if (offsets.size > 0) return true;
     return false;
-  }
-
-  private deliver(records: ShareRecord[]): void {
-    const w = this.waiters.shift();
-    if (w) {
-      clearTimeout(w.timer);
-      w.resolve(records);
-    } else {
-      this.ready.push(records);
-    }
   }
 
   // ---------------------------------------------------------------- acknowledging
@@ -560,10 +544,7 @@ export class ShareConsumer {
     this.fatal = err;
     this.log.error({ err }, 'share consumer failed');
     this.onFatalOnce?.(err);
-    for (const w of this.waiters.splice(0)) {
-      clearTimeout(w.timer);
-      w.reject(err);
-    }
+    this.polls.fail(err);
   }
 
   private throwIfUnusable(): void {

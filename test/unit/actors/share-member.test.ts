@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ShareMember } from '../../src/actors/connector/share-member.js';
-import type { AcknowledgeType } from '../../src/kafka/share/ack-batches.js';
-import { ShareConsumerMetrics } from '../../src/kafka/share/share-consumer-metrics.js';
-import type { PartitionAckResult, ShareConsumer, ShareRecord } from '../../src/kafka/share/share-consumer.js';
+import { ShareMember } from '../../../src/actors/connector/share-member.js';
+import type { AcknowledgeType } from '../../../src/kafka/share/ack-batches.js';
+import { ShareConsumerMetrics } from '../../../src/kafka/share/share-consumer-metrics.js';
+import type {
+  PartitionAckResult,
+  ShareConsumer,
+  ShareRecord,
+} from '../../../src/kafka/share/share-consumer.js';
 
 const settled = async (p: Promise<unknown>) => {
   let done = false;
