@@ -3,9 +3,10 @@
  * owns the decisions that affect the whole consumer (top-level errors, lock duration, metadata); this
  * module builds the request, applies the per-partition answers, and settles every entry exactly once.
  */
-import { KafkaError, KafkaErrorCode } from '../errors.js';
+import { KafkaError } from '../errors.js';
 import { failAll, indexEntries, planAcks, settleAll, type AckEntry } from './ack-entries.js';
 import type { NodeChannel } from './node-channel.js';
+import { METADATA_ERRORS } from './share-error-responses.js';
 import { ConsumerClosedError, SessionResetError } from './share-errors.js';
 import { FINAL_EPOCH, tpKey } from './share-session.js';
 import type { ShareTransport } from './transport.js';
@@ -27,14 +28,6 @@ export interface AcknowledgerHost {
   onLockTimeout(ms: number): void;
   onMetadataStale(): void;
 }
-
-/** Partition errors that mean our view of leaders or topics is out of date. */
-export const METADATA_ERRORS: ReadonlySet<number> = new Set([
-  KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
-  KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-  KafkaErrorCode.UNKNOWN_TOPIC_ID,
-  KafkaErrorCode.KAFKA_STORAGE_ERROR,
-]);
 
 const resetError = (ch: NodeChannel) =>
   new SessionResetError(`the share session with broker ${ch.nodeId} was reset`);

@@ -18,10 +18,22 @@ import type { ShareTopicPartitions } from '../protocol/messages/share-group-hear
 import { randomUuid } from '../protocol/uuid.js';
 import { AckCode, type AcknowledgeType } from './ack-batches.js';
 import { Membership } from './membership.js';
-import { newAckEntry, settleAll, type AckEntry, type PartitionAckResult } from './ack-entries.js';
+import { newAckEntry, type AckEntry, type PartitionAckResult } from './ack-entries.js';
 import { NodeChannel } from './node-channel.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
-import { METADATA_ERRORS, closeSession, sendAcks, type AcknowledgerHost } from './acknowledger.js';
+import { closeSession, sendAcks, type AcknowledgerHost } from './acknowledger.js';
+import {
+  countAck,
+  onPartitionError,
+  onRequestFailure,
+  topLevelOk,
+  type ErrorHost,
+} from './share-error-responses.js';
+import {
+  DEFAULT_FETCH_MAX_BYTES,
+  type PollOptions,
+  type ShareConsumerOptions,
+} from './share-consumer-options.js';
 import { fetchOnce, type FetchSettings, type FetcherHost } from './share-fetcher.js';
 import { nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
@@ -35,66 +47,10 @@ import {
   SessionResetError,
   UnknownTopicError,
 } from './share-errors.js';
-import { createClusterTransport, type ClusterTransportOptions } from './cluster-transport.js';
+import { createClusterTransport } from './cluster-transport.js';
 import { traceNow } from './share-trace.js';
 
-export type { PartitionAckResult };
-
-export type { ShareRecord, AckTarget };
-
-export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'logger'> {
-  readonly groupId: string;
-  readonly logger?: Logger;
-  readonly rackId?: string;
-  /** Longest time the broker holds a ShareFetch open waiting for records (ShareFetch MaxWaitMs). Default 500. */
-  readonly fetchMaxWaitMs?: number;
-  readonly fetchMinBytes?: number;
-  /**
-   * ShareFetch MaxBytes, a soft limit (the broker still returns at least one batch). Default 1 MiB, as Kafka's
-   * ShareConsumerPerformance uses: the broker's work per ShareFetch grows with MaxBytes when a backlog is
-   * waiting (Kafka 4.4, 2 cores: 0.7 ms at 1 MiB vs 3.5 ms at 50 MiB for the same 592 records).
-   */
-  readonly fetchMaxBytes?: number;
-  /** Soft limit of records per fetch (ShareFetch MaxRecords). Default 500. */
-  readonly maxRecords?: number;
-  /**
-   * About the most records one poll() returns: an answer of several times this many is handed out in
-   * equal pieces, to the polls waiting or to the next ones (poll-queue.ts). Default: maxRecords.
-   */
-  readonly pollMaxRecords?: number;
-  /** Preferred records per acquired batch (ShareFetch BatchSize). Default: maxRecords. */
-  readonly batchSize?: number;
-  /** `record_limit` makes MaxRecords a hard limit (Kafka ≥ 4.2). Default `batch_optimized`. */
-  readonly acquireMode?: 'batch_optimized' | 'record_limit';
-  /**
-   * Longest time an acknowledgement waits behind a ShareFetch already at the broker: while this consumer
-   * holds records it handed out and that are not finally acknowledged, ShareFetch MaxWaitMs is at most
-   * this (a session carries one request at a time, so acks queue behind a long poll). Default 100.
-   */
-  readonly ackFlushDelayMs?: number;
-  /** For tests: the wire to use instead of a real cluster connection. */
-  readonly transport?: ShareTransport;
-}
-
-export interface PollOptions {
-  /** How long `poll()` waits for records before it returns []. Default 1000. */
-  readonly maxWaitMs?: number;
-}
-
-/** See {@link ShareConsumerOptions.fetchMaxBytes}. */
-const DEFAULT_FETCH_MAX_BYTES = 1_048_576;
-
-const SESSION_ERRORS: ReadonlySet<number> = new Set([
-  KafkaErrorCode.SHARE_SESSION_NOT_FOUND,
-  KafkaErrorCode.INVALID_SHARE_SESSION_EPOCH,
-  KafkaErrorCode.SHARE_SESSION_LIMIT_REACHED,
-]);
-const FATAL_ERRORS: ReadonlySet<number> = new Set([
-  KafkaErrorCode.GROUP_AUTHORIZATION_FAILED,
-  KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED,
-  KafkaErrorCode.UNSUPPORTED_VERSION,
-  KafkaErrorCode.INVALID_REQUEST,
-]);
+export type { AckTarget, PartitionAckResult, PollOptions, ShareConsumerOptions, ShareRecord };
 
 export class ShareConsumer {
   readonly groupId: string;
@@ -143,12 +99,19 @@ export class ShareConsumer {
       onAssignment: (a) => this.onAssignment(a),
       onFatal: (e) => this.fail(e),
     });
+    this.errorHost = {
+      log: this.log,
+      metrics: this.metrics,
+      fail: (e) => this.fail(e),
+      onMetadataStale: () => (this.metadataStale = true),
+    };
     this.ackHost = {
       transport: this.transport,
       groupId: this.groupId,
       memberId: this.memberId,
       topicName: (topicId) => this.dir.topicName(topicId),
-      topLevelOk: (ch, code, message, api, entries) => this.topLevelOk(ch, code, message, api, entries),
+      topLevelOk: (ch, code, message, api, entries) =>
+        topLevelOk(this.errorHost, ch, code, message, api, entries),
       onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
       onMetadataStale: () => (this.metadataStale = true),
     };
@@ -168,12 +131,13 @@ export class ShareConsumer {
       log: this.log,
       dir: this.dir,
       outstanding: this.outstanding,
-      topLevelOk: (ch, code, message, api, entries) => this.topLevelOk(ch, code, message, api, entries),
+      topLevelOk: (ch, code, message, api, entries) =>
+        topLevelOk(this.errorHost, ch, code, message, api, entries),
       onPartitionError: (code, message, topic, partition) =>
-        this.onPartitionError(code, message, topic, partition),
+        onPartitionError(this.errorHost, code, message, topic, partition),
       onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
       onFetched: (latencyMs, records) => this.metrics.onFetch(latencyMs, records),
-      countAck: (r) => this.countAck(r),
+      countAck: (r) => countAck(this.errorHost, r),
     };
   }
 
@@ -260,13 +224,13 @@ export class ShareConsumer {
       if (type === 'renew') {
         if (!channel || !this.renewAvailable.get(channel.nodeId))
           throw new RenewUnsupportedError(channel?.nodeId);
-        const entry = newAckEntry(tp, type, AckCode.renew, [...offsets], (r) => this.countAck(r));
+        const entry = newAckEntry(tp, type, AckCode.renew, [...offsets], (r) => countAck(this.errorHost, r));
         channel.renew.push(entry);
         entries.push(entry);
         continue;
       }
       for (const o of offsets) out!.delete(o);
-      const entry = newAckEntry(tp, type, AckCode[type], [...offsets], (r) => this.countAck(r));
+      const entry = newAckEntry(tp, type, AckCode[type], [...offsets], (r) => countAck(this.errorHost, r));
       entries.push(entry);
       if (!channel) entry.settle(new SessionResetError(`${topic}-${partition} has no known leader`));
       else channel.terminal.push(entry);
@@ -324,7 +288,9 @@ export class ShareConsumer {
       const leader = this.dir.leaderOf(key);
       const ch = leader === undefined ? undefined : this.channels.get(leader);
       if (!tp || !ch) continue;
-      ch.terminal.push(newAckEntry(tp, 'release', AckCode.release, [...offsets], (r) => this.countAck(r)));
+      ch.terminal.push(
+        newAckEntry(tp, 'release', AckCode.release, [...offsets], (r) => countAck(this.errorHost, r)),
+      );
       offsets.clear();
     }
     await Promise.all([...this.channels.values()].map((ch) => ch.run(() => closeSession(this.ackHost, ch))));
@@ -379,7 +345,7 @@ export class ShareConsumer {
     ch.busy = true;
     void ch
       .run(job)
-      .catch((err: Error) => this.onRequestFailure(ch, err))
+      .catch((err: Error) => onRequestFailure(this.errorHost, ch, err))
       .finally(() => {
         ch.busy = false;
         this.kick();
@@ -405,82 +371,11 @@ export class ShareConsumer {
     return false;
   }
 
-  // ---------------------------------------------------------------- acknowledging
+  // ---------------------------------------------------------------- acknowledging and errors
 
   private readonly renewAvailable = new Map<number, boolean>();
-
   private readonly ackHost: AcknowledgerHost;
-
-  /** Handles a request's top-level error code; false when the request's work is void. */
-  private topLevelOk(
-    ch: NodeChannel,
-    code: number,
-    message: string | null,
-    api: string,
-    acks: AckEntry[],
-  ): boolean {
-    if (code === 0) return true;
-    const err = new KafkaError(code, { api, brokerMessage: message, subject: `broker ${ch.nodeId}` });
-    settleAll(acks, err);
-    if (SESSION_ERRORS.has(code)) {
-      this.log.info({ nodeId: ch.nodeId, code: err.kafkaName }, 'share session reset');
-      ch.session.reset();
-      this.metrics.sessionResets++;
-    } else {
-      ch.session.advance();
-    }
-    if (FATAL_ERRORS.has(code)) this.fail(err);
-    else this.backoff(ch);
-    return false;
-  }
-
-  private onRequestFailure(ch: NodeChannel, err: Error): void {
-    if ((err as { retriable?: boolean }).retriable === false || err.name === 'UnsupportedVersionError') {
-      this.fail(err);
-      return;
-    }
-    this.log.warn({ nodeId: ch.nodeId, err: err.message }, 'share fetch failed; retrying');
-    this.metadataStale = true;
-    this.backoff(ch);
-  }
-
-  private backoff(ch: NodeChannel): void {
-    ch.backoffUntil = Date.now() + 200;
-  }
-
-  private onPartitionError(code: number, message: string | null, topic: string, partition: number): void {
-    const err = new KafkaError(code, {
-      api: 'ShareFetch',
-      brokerMessage: message,
-      subject: `${topic}-${partition}`,
-    });
-    if (METADATA_ERRORS.has(code)) {
-      this.metadataStale = true;
-      this.log.info(
-        { topic, partition, code: err.kafkaName },
-        'partition moved or unknown; refreshing metadata',
-      );
-    } else if (FATAL_ERRORS.has(code)) {
-      this.fail(err);
-    } else {
-      this.log.warn({ topic, partition, err: err.message }, 'share fetch partition error');
-    }
-  }
-
-  private countAck(r: PartitionAckResult): void {
-    this.metrics.onAck(r.type, r.offsets.length, r.error !== null);
-    if (r.error)
-      this.log.warn(
-        {
-          topic: r.topic,
-          partition: r.partition,
-          type: r.type,
-          count: r.offsets.length,
-          err: r.error.message,
-        },
-        'acknowledgement failed',
-      );
-  }
+  private readonly errorHost: ErrorHost;
 
   // ---------------------------------------------------------------- membership and metadata
 
