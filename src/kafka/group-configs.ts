@@ -36,15 +36,7 @@ export async function alterGroupConfigs(
     ],
     validateOnly: false,
   });
-  for (const r of res.responses) {
-    if (r.errorCode !== 0) {
-      throw new KafkaError(r.errorCode, {
-        api: 'IncrementalAlterConfigs',
-        subject: `group ${groupId}`,
-        brokerMessage: r.errorMessage,
-      });
-    }
-  }
+  for (const r of res.responses) throwIfFailed('IncrementalAlterConfigs', groupId, r);
 }
 
 /** Reads share-group configs (all of them, or just `keys`), with DescribeConfigs on resource type GROUP. */
@@ -67,14 +59,18 @@ export async function describeGroupConfigs(
   });
   const out = new Map<string, string | null>();
   for (const r of res.results) {
-    if (r.errorCode !== 0) {
-      throw new KafkaError(r.errorCode, {
-        api: 'DescribeConfigs',
-        subject: `group ${groupId}`,
-        brokerMessage: r.errorMessage,
-      });
-    }
+    throwIfFailed('DescribeConfigs', groupId, r);
     for (const c of r.configs) out.set(c.name, c.value);
   }
   return out;
+}
+
+/** A resource's error in a config API's answer, as a KafkaError naming the group. */
+function throwIfFailed(
+  api: string,
+  groupId: string,
+  r: { readonly errorCode: number; readonly errorMessage: string | null },
+): void {
+  if (r.errorCode !== 0)
+    throw new KafkaError(r.errorCode, { api, subject: `group ${groupId}`, brokerMessage: r.errorMessage });
 }

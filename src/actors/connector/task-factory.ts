@@ -9,6 +9,7 @@ import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { PutPool } from '../../pool/put-pool.js';
 import { ClassicTaskRunner } from '../classic-task-runner.js';
 import { ShareConsumer } from '../../kafka/share/share-consumer.js';
+import { DEFAULT_FETCH_MAX_BYTES } from '../../kafka/share/share-consumer-options.js';
 import { ShareTaskRunner } from '../share-task-runner.js';
 import type { LockSupervisor } from '../supervisor.js';
 import { ShareMember, type TaskShareConsumer } from './share-member.js';
@@ -54,7 +55,7 @@ export function taskFactory(options: TaskFactoryOptions): TaskFactory {
 /** A share member for one task (`taskId`) or for every task of the connector on this worker. */
 function shareConsumer(o: TaskFactoryOptions, taskId: number | undefined): ShareConsumer {
   const c = o.config;
-  const pollRecords = numberOr(c.consumer['max.poll.records'], 500);
+  const pollRecords = maxPollRecords(c);
   // a member shared by the tasks fetches for all of them: up to a poll's worth each per ShareFetch
   // (one session carries one request at a time), handed out a poll's worth at a time
   const share = taskId === undefined ? Math.min(c.tasksMax, MAX_FETCH_SHARES) : 1;
@@ -66,13 +67,11 @@ function shareConsumer(o: TaskFactoryOptions, taskId: number | undefined): Share
     logger: taskId === undefined ? o.logger : o.logger.child({ task: taskId }),
     maxRecords: pollRecords * share,
     pollMaxRecords: pollRecords,
-    fetchMaxBytes: FETCH_MAX_BYTES * share,
+    fetchMaxBytes: DEFAULT_FETCH_MAX_BYTES * share,
     fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
   });
 }
 
-/** ShareFetch MaxBytes of a member of one task (the ShareConsumer's default, as Kafka's perf tool uses). */
-const FETCH_MAX_BYTES = 1_048_576;
 /** A shared member's ShareFetch asks for at most this many tasks' worth of records and bytes. */
 const MAX_FETCH_SHARES = 8;
 
@@ -112,7 +111,7 @@ function shareRunner(
     retryDelayMaxMs: c.errors.retryDelayMaxMs,
     consumer,
     supervisor: o.supervisor!,
-    maxPollRecords: numberOr(c.consumer['max.poll.records'], 500),
+    maxPollRecords: maxPollRecords(c),
     lockRenewal: c.lockRenewal,
     retriableAction: c.retriableAction,
     retryTimeoutMs: c.errors.retryTimeoutMs,
@@ -151,6 +150,11 @@ function classicRunner(
   });
   // a regex subscription names no topic that could be missing
   return c.topicsRegex ? runner : new TopicNamingRunner(runner, c, o.worker, o.logger);
+}
+
+/** `max.poll.records`: one put's records at most, and one poll's share of a fetch. */
+function maxPollRecords(c: ConnectorConfig): number {
+  return numberOr(c.consumer['max.poll.records'], 500);
 }
 
 function numberOr(value: string | undefined, fallback: number): number {
