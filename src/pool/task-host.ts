@@ -61,18 +61,30 @@ function failure(error: unknown, backoffMs?: number): PutOutcome {
 
 const tpKey = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;
 
-/** The offsets after a batch, per partition: what `preCommit` receives (Connect's next-offset convention). */
-function nextOffsets(
+/**
+ * The offsets after a batch, per partition: what `preCommit` receives (Connect's next-offset convention).
+ * Records of one partition come in runs, so a key is looked up only where the partition changes: a
+ * string key per record was a fifth of a pool thread's time in a 100 B drain.
+ */
+export function nextOffsets(
   records: readonly { topic: string; partition: number; offset: number }[],
 ): TopicPartitionOffset[] {
-  const max = new Map<string, TopicPartitionOffset>();
-  for (const r of records) {
-    const key = tpKey(r);
-    const seen = max.get(key);
-    if (seen === undefined || seen.offset <= r.offset)
-      max.set(key, { topic: r.topic, partition: r.partition, offset: r.offset + 1 });
+  const byTopic = new Map<string, Map<number, { topic: string; partition: number; offset: number }>>();
+  let run: { topic: string; partition: number; offset: number } | undefined;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    if (run === undefined || run.partition !== r.partition || run.topic !== r.topic) {
+      let parts = byTopic.get(r.topic);
+      if (!parts) byTopic.set(r.topic, (parts = new Map()));
+      run = parts.get(r.partition);
+      if (!run)
+        parts.set(r.partition, (run = { topic: r.topic, partition: r.partition, offset: r.offset + 1 }));
+    }
+    if (run.offset <= r.offset) run.offset = r.offset + 1;
   }
-  return [...max.values()];
+  const out: TopicPartitionOffset[] = [];
+  for (const parts of byTopic.values()) for (const tpo of parts.values()) out.push(tpo);
+  return out;
 }
 
 /**

@@ -27,29 +27,33 @@ export type AckBatch = AcknowledgementBatch;
  * @param codes the AckCode for each offset, same index as `offsets`
  */
 export function buildAckBatches(offsets: ArrayLike<number>, codes: ArrayLike<number>): AckBatch[] {
-  const n = offsets.length;
-  if (n === 0) return [];
-  const order = Array.from({ length: n }, (_, i) => i);
-  if (!isAscending(offsets)) order.sort((a, b) => offsets[a]! - offsets[b]!);
+  if (offsets.length === 0) return [];
+  if (isAscending(offsets)) return batchesOfSorted(offsets, codes);
+  const order = Array.from({ length: offsets.length }, (_, i) => i);
+  order.sort((a, b) => offsets[a]! - offsets[b]!);
+  return batchesOfSorted(
+    order.map((i) => offsets[i]!),
+    order.map((i) => codes[i]!),
+  );
+}
 
+/** The batches of ascending `offsets`; acknowledgements mostly come in offset order, so no copy then. */
+function batchesOfSorted(offsets: ArrayLike<number>, codes: ArrayLike<number>): AckBatch[] {
+  const n = offsets.length;
   const batches: AckBatch[] = [];
   let start = 0;
   while (start < n) {
     let end = start;
     let uniform = true;
-    const firstCode = codes[order[start]!]!;
-    while (end + 1 < n && offsets[order[end + 1]!]! === offsets[order[end]!]! + 1) {
+    const firstCode = codes[start]!;
+    while (end + 1 < n && offsets[end + 1]! === offsets[end]! + 1) {
       end++;
-      if (codes[order[end]!]! !== firstCode) uniform = false;
+      if (codes[end]! !== firstCode) uniform = false;
     }
     const types: number[] = [];
     if (uniform) types.push(firstCode);
-    else for (let i = start; i <= end; i++) types.push(codes[order[i]!]!);
-    batches.push({
-      firstOffset: offsets[order[start]!]!,
-      lastOffset: offsets[order[end]!]!,
-      acknowledgeTypes: types,
-    });
+    else for (let i = start; i <= end; i++) types.push(codes[i]!);
+    batches.push({ firstOffset: offsets[start]!, lastOffset: offsets[end]!, acknowledgeTypes: types });
     start = end + 1;
   }
   return batches;

@@ -122,7 +122,9 @@ export class PartitionDirectory {
     };
     if (!Array.isArray(target)) {
       const t = target as { topic: string; partition: number; offsets: readonly number[] };
-      groupOf(t.topic, t.partition, t.offsets[0] ?? -1).offsets.push(...t.offsets);
+      const g = groupOf(t.topic, t.partition, t.offsets[0] ?? -1);
+      // not push(...offsets): a spread of a few hundred thousand arguments overflows the stack
+      for (const o of t.offsets) g.offsets.push(o);
       return groups;
     }
     let last: PartitionOffsets | undefined;

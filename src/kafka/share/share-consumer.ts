@@ -20,6 +20,7 @@ import { AckCode, type AcknowledgeType } from './ack-batches.js';
 import { Membership } from './membership.js';
 import { newAckEntry, type AckEntry, type PartitionAckResult } from './ack-entries.js';
 import { NodeChannel } from './node-channel.js';
+import type { OffsetSet } from './offset-set.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
 import { closeSession, sendAcks, type AcknowledgerHost } from './acknowledger.js';
 import {
@@ -65,7 +66,7 @@ export class ShareConsumer {
   private readonly dir = new PartitionDirectory();
   private readonly channels = new Map<number, NodeChannel>();
   /** Offsets handed out and not yet terminally acknowledged, per tpKey. */
-  private readonly outstanding = new Map<string, Set<number>>();
+  private readonly outstanding = new Map<string, OffsetSet>();
   private readonly polls: PollQueue;
   private lockTimeoutMs: number | undefined;
   private metadataStale = false;
@@ -217,20 +218,20 @@ export class ShareConsumer {
     for (const [key, { topic, partition, offsets }] of groups) {
       const tp = this.dir.partition(key)!;
       const out = this.outstanding.get(key);
-      const bad = out ? offsets.filter((o) => !out.has(o)) : offsets;
+      const bad = out ? out.missing(offsets) : offsets;
       if (bad.length > 0) throw new AckNotAllowedError(topic, partition, bad);
       const leader = this.dir.leaderOf(key);
       const channel = leader === undefined ? undefined : this.channels.get(leader);
       if (type === 'renew') {
         if (!channel || !this.renewAvailable.get(channel.nodeId))
           throw new RenewUnsupportedError(channel?.nodeId);
-        const entry = newAckEntry(tp, type, AckCode.renew, [...offsets], (r) => countAck(this.errorHost, r));
+        const entry = newAckEntry(tp, type, AckCode.renew, offsets, (r) => countAck(this.errorHost, r));
         channel.renew.push(entry);
         entries.push(entry);
         continue;
       }
       for (const o of offsets) out!.delete(o);
-      const entry = newAckEntry(tp, type, AckCode[type], [...offsets], (r) => countAck(this.errorHost, r));
+      const entry = newAckEntry(tp, type, AckCode[type], offsets, (r) => countAck(this.errorHost, r));
       entries.push(entry);
       if (!channel) entry.settle(new SessionResetError(`${topic}-${partition} has no known leader`));
       else channel.terminal.push(entry);

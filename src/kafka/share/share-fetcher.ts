@@ -25,6 +25,7 @@ import {
   type PartitionAckResult,
 } from './ack-entries.js';
 import type { NodeChannel } from './node-channel.js';
+import { OffsetSet } from './offset-set.js';
 import type { PartitionDirectory } from './partition-directory.js';
 import type { ShareRecord } from './share-record.js';
 import { tpKey, type SessionChanges } from './share-session.js';
@@ -48,7 +49,7 @@ export interface FetcherHost {
   readonly log: Logger;
   readonly dir: PartitionDirectory;
   /** Offsets handed out and not yet finally acknowledged, per tpKey; the fetcher adds what it hands out. */
-  readonly outstanding: Map<string, Set<number>>;
+  readonly outstanding: Map<string, OffsetSet>;
   /** Handles a top-level error code; false when the request's work is void. */
   topLevelOk(ch: NodeChannel, code: number, message: string | null, api: string, acks: AckEntry[]): boolean;
   onPartitionError(code: number, message: string | null, topic: string, partition: number): void;
@@ -193,7 +194,7 @@ async function collect(
   const key = tpKey(topicId, partition);
   const tp = host.dir.assigned.get(key) ?? { topicId, topic, partition };
   let out = host.outstanding.get(key);
-  if (!out) host.outstanding.set(key, (out = new Set()));
+  if (!out) host.outstanding.set(key, (out = new OffsetSet()));
   let selection;
   try {
     selection = selectAcquired(await host.transport.decodeRecords(bytes), acquired);
