@@ -23,14 +23,30 @@ export interface RecordHeader {
   readonly value: Buffer | null;
 }
 
+/**
+ * One record, in the shape the share consumer hands out (`ShareRecord`) and the pool encodes (`RawRecord`),
+ * fields in that order: the decoder builds the final object, so a record is one allocation (plus its
+ * views), not one per stage. Like Java's `ConsumerRecord` it names its topic and partition.
+ */
 export interface KafkaRecord {
+  /** The `topic` decode option ('' when none was given). */
+  readonly topic: string;
+  /** The `partition` decode option (-1 when none was given). */
+  readonly partition: number;
   readonly offset: number;
   /** ms since epoch: CreateTime (base + delta) or, for LogAppendTime batches, the batch's maxTimestamp. */
   readonly timestamp: number;
+  /** The batch's timestamp type: a LogAppendTime topic overwrites the producer's time with the broker's. */
+  readonly timestampType: 'CreateTime' | 'LogAppendTime';
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   /** In wire order; duplicates kept. A shared empty array when there are none. */
   readonly headers: readonly RecordHeader[];
+  /**
+   * Share groups: how often the broker has delivered the record, which only the ShareFetch's acquired
+   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts).
+   */
+  deliveryCount: number;
 }
 
 export interface RecordBatch {
@@ -55,6 +71,9 @@ export interface RecordBatch {
 }
 
 export interface DecodeRecordsOptions {
+  /** The topic and partition the bytes came from, copied onto each record. */
+  topic?: string;
+  partition?: number;
   /** Verify each batch's CRC-32C. Default true. */
   verifyCrc?: boolean;
   /** Return control batches (transaction markers) too. Default false. */
@@ -163,7 +182,13 @@ function readBatchHeader(buf: Buffer, pos: number, verifyCrc: boolean): BatchHea
 }
 
 /** Decodes `count` records from `buf[start..end)` (uncompressed record area). */
-function readRecords(h: BatchHeader, buf: Buffer, start: number, end: number): KafkaRecord[] {
+function readRecords(
+  h: BatchHeader,
+  buf: Buffer,
+  start: number,
+  end: number,
+  where: RecordSource,
+): KafkaRecord[] {
   const count = h.recordCount;
   if (count * MIN_RECORD_SIZE > end - start) {
     throw new KafkaProtocolError(
@@ -171,6 +196,8 @@ function readRecords(h: BatchHeader, buf: Buffer, start: number, end: number): K
     );
   }
   const logAppendTime = (h.attributes & TIMESTAMP_TYPE_MASK) !== 0;
+  const timestampType = logAppendTime ? 'LogAppendTime' : 'CreateTime';
+  const { topic, partition } = where;
   const baseOffset = h.baseOffset;
   const baseTimestamp = h.baseTimestamp;
   const records = new Array<KafkaRecord>(count);
@@ -212,11 +239,15 @@ function readRecords(h: BatchHeader, buf: Buffer, start: number, end: number): K
       throw r.fail(`record ${i} of batch ${baseOffset} does not end at its declared length ${length}`);
     }
     records[i] = {
+      topic,
+      partition,
       offset: baseOffset + offsetDelta,
       timestamp: logAppendTime ? h.maxTimestamp : baseTimestamp + timestampDelta,
+      timestampType,
       key,
       value,
       headers,
+      deliveryCount: 0,
     };
   }
   return records;
@@ -253,12 +284,17 @@ function corrupt(h: BatchHeader, err: unknown): CorruptRecordBatchError {
   );
 }
 
-function decodeUncompressed(h: BatchHeader, buf: Buffer): RecordBatch {
-  return toBatch(h, readRecords(h, buf, h.start + HEADER_SIZE, h.end));
+interface RecordSource {
+  readonly topic: string;
+  readonly partition: number;
 }
 
-function decodeDecompressed(h: BatchHeader, plain: Buffer): RecordBatch {
-  return toBatch(h, readRecords(h, plain, 0, plain.length));
+function decodeUncompressed(h: BatchHeader, buf: Buffer, where: RecordSource): RecordBatch {
+  return toBatch(h, readRecords(h, buf, h.start + HEADER_SIZE, h.end, where));
+}
+
+function decodeDecompressed(h: BatchHeader, plain: Buffer, where: RecordSource): RecordBatch {
+  return toBatch(h, readRecords(h, plain, 0, plain.length, where));
 }
 
 /**
@@ -271,6 +307,7 @@ function* decodeSteps(
 ): Generator<BatchHeader, DecodedRecords, Buffer> {
   const verifyCrc = options.verifyCrc ?? true;
   const includeControl = options.includeControl ?? false;
+  const where: RecordSource = { topic: options.topic ?? '', partition: options.partition ?? -1 };
   const batches: RecordBatch[] = [];
   let controlBatchesSkipped = 0;
   let pos = 0;
@@ -282,8 +319,8 @@ function* decodeSteps(
       controlBatchesSkipped++;
       continue;
     }
-    if ((h.attributes & COMPRESSION_MASK) === 0) batches.push(decodeUncompressed(h, buf));
-    else batches.push(decodeDecompressed(h, yield h));
+    if ((h.attributes & COMPRESSION_MASK) === 0) batches.push(decodeUncompressed(h, buf, where));
+    else batches.push(decodeDecompressed(h, yield h, where));
   }
   return { batches, bytesUsed: pos, truncated: pos < buf.length, controlBatchesSkipped };
 }

@@ -78,11 +78,15 @@ function expected(b: TestBatch): Partial<RecordBatch> {
     producerEpoch: b.producerEpoch,
     baseSequence: b.baseSequence,
     records: b.records.map((r) => ({
+      topic: '',
+      partition: -1,
       offset: b.baseOffset + r.offsetDelta,
       timestamp: b.logAppendTime ? b.maxTimestamp : b.baseTimestamp + r.timestampDelta,
+      timestampType: b.logAppendTime ? ('LogAppendTime' as const) : ('CreateTime' as const),
       key: r.key,
       value: r.value,
       headers: r.headers,
+      deliveryCount: 0,
     })),
   };
 }

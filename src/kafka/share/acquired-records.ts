@@ -5,17 +5,12 @@
  * the consumer acknowledges with type GAP so the broker can move the share-partition start offset on.
  */
 import type { AcquiredRecords } from '../protocol/messages/share-fetch.js';
-import type { DecodedBatch, DecodedRecord } from './transport.js';
-
-export interface SelectedRecord {
-  readonly record: DecodedRecord;
-  readonly deliveryCount: number;
-  /** Its batch's: the type is a batch attribute, not a record's. */
-  readonly timestampType: 0 | 1;
-}
+import type { ShareRecord } from './share-record.js';
+import type { DecodedBatch } from './transport.js';
 
 export interface Selection {
-  readonly records: SelectedRecord[];
+  /** The decoded records themselves (not copies), each given its range's delivery count. */
+  readonly records: ShareRecord[];
   /** Acquired offsets that carry no application record. */
   readonly gaps: number[];
 }
@@ -25,7 +20,7 @@ export function selectAcquired(
   batches: readonly DecodedBatch[],
   acquired: readonly AcquiredRecords[],
 ): Selection {
-  const records: SelectedRecord[] = [];
+  const records: ShareRecord[] = [];
   const gaps: number[] = [];
   if (acquired.length === 0) return { records, gaps };
 
@@ -35,7 +30,9 @@ export function selectAcquired(
   let next = ordered[0]!.firstOffset; // the lowest acquired offset not yet accounted for
   for (const batch of batches) {
     if (batch.isControl) continue;
-    for (const rec of batch.records) {
+    const batchRecords = batch.records;
+    for (let i = 0; i < batchRecords.length; i++) {
+      const rec = batchRecords[i]!;
       while (r < ordered.length && rec.offset > ordered[r]!.lastOffset) {
         for (let o = next; o <= ordered[r]!.lastOffset; o++) gaps.push(o);
         r++;
@@ -45,7 +42,8 @@ export function selectAcquired(
       const range = ordered[r]!;
       if (rec.offset < range.firstOffset) continue;
       for (let o = next; o < rec.offset; o++) gaps.push(o);
-      records.push({ record: rec, deliveryCount: range.deliveryCount, timestampType: batch.timestampType });
+      rec.deliveryCount = range.deliveryCount;
+      records.push(rec);
       next = rec.offset + 1;
     }
   }

@@ -55,8 +55,8 @@ export function createClusterTransport(options: ClusterTransportOptions): ShareT
       const range = (await cluster.connectionTo(nodeId)).versions(ApiKey.ShareAcknowledge);
       return range !== undefined && range.max >= 2;
     },
-    async decodeRecords(records): Promise<DecodedBatch[]> {
-      return (await decodeRecordBatches(records)).batches;
+    async decodeRecords(records, topic, partition): Promise<DecodedBatch[]> {
+      return (await decodeRecordBatches(records, { topic, partition })).batches;
     },
     close() {
       return cluster.close();

@@ -197,7 +197,7 @@ async function collect(
   if (!out) host.outstanding.set(key, (out = new OffsetSet()));
   let selection;
   try {
-    selection = selectAcquired(await host.transport.decodeRecords(bytes), acquired);
+    selection = selectAcquired(await host.transport.decodeRecords(bytes, topic, partition), acquired);
   } catch (err) {
     // undecodable data is poison for every member: reject it rather than loop on redelivery
     const offsets: number[] = [];
@@ -206,20 +206,11 @@ async function collect(
     ch.terminal.push(newAckEntry(tp, 'reject', AckCode.reject, offsets, (r) => host.countAck(r)));
     return;
   }
-  for (const { record, deliveryCount, timestampType } of selection.records) {
-    out.add(record.offset);
-    // RawRecord's fields in its order: the pool encodes these objects as they are (share-record.ts)
-    into.push({
-      topic,
-      partition,
-      offset: record.offset,
-      timestamp: record.timestamp,
-      timestampType: timestampType === 1 ? 'LogAppendTime' : 'CreateTime',
-      key: record.key,
-      value: record.value,
-      headers: record.headers,
-      deliveryCount,
-    });
+  // the decoder built them as ShareRecords already (one object per record from the bytes to the pool)
+  const records = selection.records;
+  for (let i = 0; i < records.length; i++) {
+    out.add(records[i]!.offset);
+    into.push(records[i]!);
   }
   if (selection.gaps.length > 0) {
     ch.terminal.push(newAckEntry(tp, 'gap', AckCode.gap, selection.gaps, (r) => host.countAck(r)));

@@ -8,6 +8,7 @@ import type {
   ShareAcknowledgeResponse,
 } from '../protocol/messages/share-acknowledge.js';
 import type { ShareFetchRequest, ShareFetchResponse } from '../protocol/messages/share-fetch.js';
+import type { ShareRecord } from './share-record.js';
 import type {
   ShareGroupHeartbeatRequest,
   ShareGroupHeartbeatResponse,
@@ -21,13 +22,11 @@ export interface TopicMetadata {
   readonly partitions: ReadonlyArray<{ readonly partition: number; readonly leaderId: number }>;
 }
 
-export interface DecodedRecord {
-  readonly offset: number;
-  readonly timestamp: number;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: ReadonlyArray<{ readonly key: string; readonly value: Buffer | null }>;
-}
+/**
+ * A decoded record: already the {@link ShareRecord} it becomes, except that its delivery count is set
+ * from the acquired ranges once the fetch is read (acquired-records.ts).
+ */
+export type DecodedRecord = Omit<ShareRecord, 'deliveryCount'> & { deliveryCount: number };
 
 export interface DecodedBatch {
   readonly baseOffset: number;
@@ -49,7 +48,7 @@ export interface ShareTransport {
   shareAcknowledge(nodeId: number, request: ShareAcknowledgeRequest): Promise<ShareAcknowledgeResponse>;
   /** True when the node speaks ShareAcknowledge v2 (RENEW, Kafka ≥ 4.2). */
   supportsRenew(nodeId: number): Promise<boolean>;
-  /** Every complete RecordBatch in a partition's `Records` bytes. */
-  decodeRecords(records: Buffer): Promise<DecodedBatch[]>;
+  /** Every complete RecordBatch in a partition's `Records` bytes, its records naming `topic` and `partition`. */
+  decodeRecords(records: Buffer, topic: string, partition: number): Promise<DecodedBatch[]>;
   close(): Promise<void>;
 }

@@ -52,6 +52,28 @@ describe('decodeRecordBatches', () => {
     expect(batch!.records[1]!.headers).toEqual([]);
   });
 
+  it('records name the topic and partition given and their timestamp type, ready to hand out', () => {
+    const create = decodeRecordBatchesSync(encodeBatch(simpleBatch(5, ['a'])), {
+      topic: 'orders',
+      partition: 3,
+    });
+    expect(create.batches[0]!.records[0]).toMatchObject({
+      topic: 'orders',
+      partition: 3,
+      offset: 5,
+      timestampType: 'CreateTime',
+      deliveryCount: 0,
+    });
+    const append = decodeRecordBatchesSync(
+      encodeBatch(simpleBatch(0, ['a'], { logAppendTime: true, maxTimestamp: 42 })),
+    );
+    expect(append.batches[0]!.records[0]).toMatchObject({
+      topic: '',
+      partition: -1,
+      timestampType: 'LogAppendTime',
+    });
+  });
+
   it('LogAppendTime: every record takes the batch maxTimestamp', () => {
     const out = decodeRecordBatchesSync(
       encodeBatch(simpleBatch(0, ['a', 'b'], { logAppendTime: true, maxTimestamp: 42 })),

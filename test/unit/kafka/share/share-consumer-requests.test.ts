@@ -61,8 +61,9 @@ class FakeBroker implements ShareTransport {
   async supportsRenew() {
     return true;
   }
-  async decodeRecords(bytes: Buffer) {
-    return this.batches.get(bytes) ?? [];
+  async decodeRecords(bytes: Buffer, topic: string, partition: number) {
+    const batches = this.batches.get(bytes) ?? [];
+    return batches.map((b) => ({ ...b, records: b.records.map((r) => ({ ...r, topic, partition })) }));
   }
   async close() {}
 
@@ -88,7 +89,17 @@ class FakeBroker implements ShareTransport {
       if (acquired.length > 0) {
         const recs = [];
         for (let o = first; o <= last; o++)
-          recs.push({ offset: o, timestamp: 0, key: null, value: null, headers: [] });
+          recs.push({
+            topic: '',
+            partition: -1,
+            offset: o,
+            timestamp: 0,
+            timestampType: 'CreateTime' as const,
+            key: null,
+            value: null,
+            headers: [],
+            deliveryCount: 0,
+          });
         const batch = { baseOffset: first, lastOffset: last, isControl: false, timestampType: 0 as const };
         this.batches.set(records, [{ ...batch, records: recs }]);
       }

@@ -38,14 +38,18 @@ const LOG_APPEND_TIME = 1_700_000_000_123;
 /** One partition, one LogAppendTime batch of offsets 7–9 acquired for the third time, then nothing. */
 function transport(): ShareTransport {
   const bytes = Buffer.alloc(1);
-  const batch: DecodedBatch = {
+  // what the decoder gives: records already in ShareRecord's shape, the delivery count still unknown
+  const batch = (topic: string, partition: number): DecodedBatch => ({
     baseOffset: 7,
     lastOffset: 9,
     isControl: false,
     timestampType: 1,
     records: [7, 8, 9].map((offset) => ({
+      topic,
+      partition,
       offset,
       timestamp: LOG_APPEND_TIME,
+      timestampType: 'LogAppendTime' as const,
       key: offset === 8 ? null : Buffer.from(`k${offset}`),
       value: Buffer.from(`v${offset}`),
       headers:
@@ -55,8 +59,9 @@ function transport(): ShareTransport {
               { key: 'n', value: null },
             ]
           : [],
+      deliveryCount: 0,
     })),
-  };
+  });
   let served = false;
   return {
     metadata: async (names) =>
@@ -77,7 +82,7 @@ function transport(): ShareTransport {
       assignment: { topicPartitions: [{ topicId: TOPIC_ID, partitions: [0] }] },
     }),
     supportsRenew: async () => true,
-    decodeRecords: async (b) => (b === bytes ? [batch] : []),
+    decodeRecords: async (b, topic, partition) => (b === bytes ? [batch(topic, partition)] : []),
     close: async () => {},
     shareAcknowledge: async () => ({
       throttleTimeMs: 0,
