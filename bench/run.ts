@@ -14,7 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { deleteTopics, ensureBroker, round, say, stopBroker } from './common.js';
+import { deleteTopics, ensureBroker, otherKafkaBrokers, round, say, stopBroker } from './common.js';
 import { createContext, runChild } from './context.js';
 import { compileJavaPeer } from './java-tools.js';
 import { FULL, scalePlan, SHORT } from './plan.js';
@@ -67,6 +67,12 @@ async function main(): Promise<void> {
   const { step, measured, topicName, createdTopics, runId } = ctx;
 
   const broker = await ensureBroker(brokers);
+  const others = otherKafkaBrokers(broker.port);
+  if (others.length > 0) {
+    const note = `other Kafka brokers were running during this run (${others.join(', ')}): every side is slower; stop them (bash scripts/kafka/stop.sh with their KAFKA_PORT) for comparable numbers`;
+    say(`[bench] warning: ${note}`);
+    results.notes.push(note);
+  }
   if (wants(3) || wants(6) || wants(7) || wants(8)) {
     ctx.javaPeer = await step('compile the Java share-consumer peer', async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-bench-java-'));
