@@ -1,0 +1,88 @@
+/**
+ * An alternating drain A/B between two checkouts of sharesink (a `git worktree` of the old commit, say):
+ * one topic is filled once, then each side drains it with NoopSink (scenario 2's settings, a new share
+ * group per run), A and B in turn, and the CPU per record over the steady part is printed per run.
+ *
+ *   tsx bench/drain-ab.ts --a=/tmp/base --b=. [--rounds=4] [--records=2000000] [--size=100]
+ *     [--partitions=1] [--tasks=1] [--brokers=127.0.0.1:29092]
+ *
+ * The other checkout needs its dependencies (`ln -s "$PWD/node_modules" /tmp/base/` will do).
+ * Long drains (2,000,000 records) show the per-record cost; scenario 5's 500,000-record drains last
+ * ~3 s, and V8's optimizing compiler still runs on its helper threads for much of that (ADR 0011).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createTopic, deleteTopics, ensureBroker, round, runProcess, say } from './common.js';
+import { RESULT_PREFIX, type ChildResult, type WorkerRunSpec } from './child-protocol.js';
+import { producerPerformance } from './java-tools.js';
+import { FILL_PROPS } from './plan.js';
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    rounds: { type: 'string', default: '4' },
+    records: { type: 'string', default: '2000000' },
+    size: { type: 'string', default: '100' },
+    partitions: { type: 'string', default: '1' },
+    tasks: { type: 'string', default: '1' },
+    brokers: { type: 'string', default: '127.0.0.1:29092' },
+  },
+});
+if (!values.a || !values.b) throw new Error('--a=<checkout> and --b=<checkout> are required');
+const sides = { A: path.resolve(values.a), B: path.resolve(values.b) };
+const records = Number(values.records);
+const recordSize = Number(values.size);
+const partitions = Number(values.partitions);
+const brokers = values.brokers;
+
+async function drain(dir: string, label: string, topic: string): Promise<ChildResult> {
+  const spec: WorkerRunSpec = {
+    kind: 'worker',
+    label,
+    brokers,
+    topic,
+    topicRecords: records,
+    mode: 'share',
+    tasks: Number(values.tasks),
+    poolThreads: os.availableParallelism(),
+    connectorClass: 'NoopSink',
+    connectorProps: { 'consumer.override.max.poll.records': '500' },
+    measure: { kind: 'drain', records },
+    timeoutMs: 600_000,
+  };
+  // each side's own child, so each side runs its own src/
+  const r = await runProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(dir, 'bench', 'child.ts'), JSON.stringify(spec)],
+    { timeoutMs: spec.timeoutMs, cwd: dir },
+  );
+  const line = r.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+  if (r.code !== 0 || !line) throw new Error(`${label} exited ${r.code}:\n${r.stderr.slice(-2000)}`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ChildResult;
+}
+
+await ensureBroker(brokers);
+const topic = `drain-ab-${Date.now().toString(36)}`;
+await createTopic(brokers, topic, partitions);
+try {
+  say(`[drain-ab] fill ${topic}: ${records} × ${recordSize} B, ${partitions} partition(s)`);
+  await producerPerformance({ brokers, topic, records, recordSize, props: FILL_PROPS });
+  const seen: Record<'A' | 'B', number[]> = { A: [], B: [] };
+  for (let i = 0; i < Number(values.rounds); i++) {
+    for (const side of ['A', 'B'] as const) {
+      const r = await drain(sides[side], `drain-ab-${side}${i}`, topic);
+      seen[side].push(round(r.cpuUsPerRecord, 2));
+      say(
+        `${side}${i}: ${round(r.cpuUsPerRecord, 2)} µs/record, steady ${round(r.steadyRecordsPerSec ?? 0)}/s, ` +
+          `${round(r.avgRecordsPerPut ?? 0)} records/put`,
+      );
+    }
+  }
+  const median = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
+  say(`A ${sides.A}: ${seen.A.join(' / ')} (median ${median(seen.A)})`);
+  say(`B ${sides.B}: ${seen.B.join(' / ')} (median ${median(seen.B)})`);
+} finally {
+  await deleteTopics(brokers, [topic]);
+}
