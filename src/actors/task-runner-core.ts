@@ -267,7 +267,8 @@ export class TaskRunnerCore<B extends CoreBatch> {
         Math.min(delayMs, put.retryingSince + this.mode.retryTimeoutMs - this.clock.now()),
       );
     this.mode.onRetry();
-    this.o.log[put.attempt === 1 ? 'info' : 'debug'](
+    // warn on the first attempt: a sink whose endpoint is down otherwise shows nothing on a terminal
+    this.o.log[put.attempt === 1 ? 'warn' : 'debug'](
       {
         batchId: again[0]!.id,
         batches: again.length,
