@@ -42,6 +42,15 @@ describe('PartitionDirectory', () => {
     expect(() => d.group({ topic: 'other', partition: 0, offsets: [1] })).toThrow(/SHARESINK|not delivered/);
   });
 
+  it("takes one partition's offsets however many there are (no argument-spread limit)", () => {
+    const d = new PartitionDirectory();
+    d.applyMetadata([orders]);
+    const offsets = Array.from({ length: 400_000 }, (_, i) => i);
+    const [group] = d.group({ topic: 'orders', partition: 0, offsets }).values();
+    expect(group!.offsets.length).toBe(400_000);
+    expect(group!.offsets[399_999]).toBe(399_999);
+  });
+
   it('rebuilds a partition from metadata when it is no longer assigned', () => {
     const d = new PartitionDirectory();
     d.applyMetadata([orders]);
