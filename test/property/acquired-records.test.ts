@@ -2,18 +2,9 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { selectAcquired } from '../../src/kafka/share/acquired-records.js';
 import type { DecodedBatch } from '../../src/kafka/share/transport.js';
+import { decodedRecord } from '../unit/kafka/share/decoded-record.js';
 
-const rec = (offset: number) => ({
-  topic: 't',
-  partition: 0,
-  offset,
-  timestamp: 0,
-  timestampType: 'CreateTime' as const,
-  key: null,
-  value: null,
-  headers: [],
-  deliveryCount: 0,
-});
+const rec = (offset: number) => decodedRecord(offset);
 
 /** Data: a set of offsets split into batches (some control); acquired: disjoint ranges over [0, 60]. */
 const scenario = fc

@@ -16,6 +16,7 @@ import type {
   ShareFetchResponse,
 } from '../../../../src/kafka/protocol/messages/share-fetch.js';
 import type { DecodedBatch, ShareTransport } from '../../../../src/kafka/share/transport.js';
+import { decodedRecord } from './decoded-record.js';
 
 const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const NODE = 1;
@@ -88,18 +89,7 @@ class FakeBroker implements ShareTransport {
       const acquired = last >= first ? [{ firstOffset: first, lastOffset: last, deliveryCount: 1 }] : [];
       if (acquired.length > 0) {
         const recs = [];
-        for (let o = first; o <= last; o++)
-          recs.push({
-            topic: '',
-            partition: -1,
-            offset: o,
-            timestamp: 0,
-            timestampType: 'CreateTime' as const,
-            key: null,
-            value: null,
-            headers: [],
-            deliveryCount: 0,
-          });
+        for (let o = first; o <= last; o++) recs.push(decodedRecord(o));
         const batch = { baseOffset: first, lastOffset: last, isControl: false, timestampType: 0 as const };
         this.batches.set(records, [{ ...batch, records: recs }]);
       }
