@@ -17,7 +17,7 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   const started = Date.now();
   let info;
   try {
@@ -36,4 +36,13 @@ export default async function setup(project: TestProject): Promise<void> {
   console.error(
     `[integration] Kafka ${info.version} at ${info.brokers} (${info.origin}, ${Date.now() - started} ms)`,
   );
+  // an idle broker still uses 5–15 % of a core: say that it stays, and how to stop it (a benchmark run
+  // beside it measured every side up to 2× slower)
+  return () => {
+    if (info.origin === 'external') return;
+    console.error(
+      `[integration] the broker at ${info.brokers} stays up for the next run; stop it with npm run kafka:stop` +
+        ` (the secured one, if a secured-* test started it: KAFKA_SECURE=1 KAFKA_PORT=${process.env.KAFKA_SECURE_PORT ?? 9392} bash scripts/kafka/stop.sh)`,
+    );
+  };
 }
