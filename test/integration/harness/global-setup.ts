@@ -40,9 +40,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // beside it measured every side up to 2× slower)
   return () => {
     if (info.origin === 'external') return;
+    const port = info.brokers.split(':').pop();
+    const stop = port === '9092' ? 'npm run kafka:stop' : `KAFKA_PORT=${port} npm run kafka:stop`;
+    const securePort = process.env.KAFKA_SECURE_PORT ?? '9392';
     console.error(
-      `[integration] the broker at ${info.brokers} stays up for the next run; stop it with npm run kafka:stop` +
-        ` (the secured one, if a secured-* test started it: KAFKA_SECURE=1 KAFKA_PORT=${process.env.KAFKA_SECURE_PORT ?? 9392} bash scripts/kafka/stop.sh)`,
+      `[integration] the broker at ${info.brokers} stays up for the next run; stop it with ${stop}` +
+        ` (the secured one, if a secured-* test started it: KAFKA_SECURE=1 KAFKA_PORT=${securePort} bash scripts/kafka/stop.sh)`,
     );
   };
 }
