@@ -174,8 +174,12 @@ export class ShareTaskRunner {
       const polledAt = this.o.supervisor.now();
       const records = await this.o.consumer.poll({ maxWaitMs: 1000 });
       if (records.length === 0) continue;
-      // records may have waited for this poll (a shared member's answer in pieces): their locks run from the fetch
-      const acquiredAt = Math.min(polledAt, this.o.consumer.acquiredAt?.(records) ?? polledAt);
+      // records may have waited for this poll (a shared member's answer in pieces): their locks run from
+      // the fetch. Its send time is wall-clock; the supervisor's clock gets the age, not the time.
+      const fetchedAt = this.o.consumer.acquiredAt?.(records);
+      const now = this.o.supervisor.now();
+      const acquiredAt =
+        fetchedAt === undefined ? polledAt : Math.min(polledAt, now - (Date.now() - fetchedAt));
       const lock = this.o.consumer.acquisitionLockTimeoutMs;
       if (lock !== undefined && lock !== this.o.supervisor.lockDurationMs)
         this.o.supervisor.setLockDuration(lock);

@@ -112,7 +112,8 @@ describe('ShareTaskRunner: batches gather for the next put', () => {
   it("times a batch's locks from the fetch that acquired it when its records waited for the poll", async () => {
     // a shared member's answer handed out in pieces: this piece's fetch went out 31 s ago
     const clock = new SimulatedClock(100_000);
-    const consumer = Object.assign(new BacklogConsumer(1), { acquiredAt: () => clock.now() - 31_000 });
+    // the consumer reports wall-clock send times (Date.now()), whatever clock the supervisor runs on
+    const consumer = Object.assign(new BacklogConsumer(1), { acquiredAt: () => Date.now() - 31_000 });
     const pool = new HeldPool();
     const runner = new ShareTaskRunner({
       ...{ connector: 'c', taskId: 0, topics: ['t'], poolTask: { id: 'c-0', props: {} }, logger },
