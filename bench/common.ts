@@ -90,8 +90,8 @@ export async function ensureBroker(brokers: string): Promise<BrokerHandle> {
 
 /**
  * Other Kafka brokers running on this machine (e.g. left by `npm run test:integration`), as their node
- * directories (`node-9092`, …). An idle broker still costs ~5–15 % of a core, which the quiet check before
- * each measurement does not flag, and which slowed every side of a run by up to 2× (2026-12-02).
+ * directories (`node-9092`, …). Three idle brokers kept 10–16 % of a 2-core machine busy (vmstat,
+ * 2026-12-02), which the quiet check before each measurement lets through.
  */
 export function otherKafkaBrokers(port: number): string[] {
   const found: string[] = [];

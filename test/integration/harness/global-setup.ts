@@ -36,8 +36,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   console.error(
     `[integration] Kafka ${info.version} at ${info.brokers} (${info.origin}, ${Date.now() - started} ms)`,
   );
-  // an idle broker still uses 5–15 % of a core: say that it stays, and how to stop it (a benchmark run
-  // beside it measured every side up to 2× slower)
+  // an idle broker still uses CPU (three of them kept 10–16 % of a 2-core machine busy): say that it
+  // stays, and how to stop it before measuring anything
   return () => {
     if (info.origin === 'external') return;
     const port = info.brokers.split(':').pop();
