@@ -78,12 +78,19 @@ export function createContext(o: {
   };
 }
 
-/** Runs bench/child.ts with `spec` and returns its result line. */
-export async function runChild(spec: ChildSpec, nodeFlags: readonly string[] = []): Promise<ChildResult> {
+/**
+ * Runs bench/child.ts with `spec` and returns its result line. `benchDir`: another checkout's bench/, to
+ * measure that checkout's src/ (bench/drain-ab.ts).
+ */
+export async function runChild(
+  spec: ChildSpec,
+  nodeFlags: readonly string[] = [],
+  benchDir = BENCH_DIR,
+): Promise<ChildResult> {
   const r = await runProcess(
     process.execPath,
-    [...nodeFlags, '--import', 'tsx', path.join(BENCH_DIR, 'child.ts'), JSON.stringify(spec)],
-    { timeoutMs: spec.timeoutMs + 60_000 },
+    [...nodeFlags, '--import', 'tsx', path.join(benchDir, 'child.ts'), JSON.stringify(spec)],
+    { timeoutMs: spec.timeoutMs + 60_000, cwd: path.dirname(benchDir) },
   );
   const line = r.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
   if (r.code !== 0 || !line) {

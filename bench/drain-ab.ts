@@ -13,8 +13,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createTopic, deleteTopics, ensureBroker, round, runProcess, say } from './common.js';
-import { RESULT_PREFIX, type ChildResult, type WorkerRunSpec } from './child-protocol.js';
+import { createTopic, deleteTopics, ensureBroker, round, say } from './common.js';
+import { runChild } from './context.js';
+import type { ChildResult, WorkerRunSpec } from './child-protocol.js';
 import { producerPerformance } from './java-tools.js';
 import { FILL_PROPS } from './plan.js';
 
@@ -37,7 +38,7 @@ const recordSize = Number(values.size);
 const partitions = Number(values.partitions);
 const brokers = values.brokers;
 
-async function drain(dir: string, label: string, topic: string): Promise<ChildResult> {
+function drain(dir: string, label: string, topic: string): Promise<ChildResult> {
   const spec: WorkerRunSpec = {
     kind: 'worker',
     label,
@@ -53,14 +54,7 @@ async function drain(dir: string, label: string, topic: string): Promise<ChildRe
     timeoutMs: 600_000,
   };
   // each side's own child, so each side runs its own src/
-  const r = await runProcess(
-    process.execPath,
-    ['--import', 'tsx', path.join(dir, 'bench', 'child.ts'), JSON.stringify(spec)],
-    { timeoutMs: spec.timeoutMs, cwd: dir },
-  );
-  const line = r.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-  if (r.code !== 0 || !line) throw new Error(`${label} exited ${r.code}:\n${r.stderr.slice(-2000)}`);
-  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ChildResult;
+  return runChild(spec, [], path.join(dir, 'bench'));
 }
 
 await ensureBroker(brokers);

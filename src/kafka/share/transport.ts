@@ -8,7 +8,7 @@ import type {
   ShareAcknowledgeResponse,
 } from '../protocol/messages/share-acknowledge.js';
 import type { ShareFetchRequest, ShareFetchResponse } from '../protocol/messages/share-fetch.js';
-import type { ShareRecord } from './share-record.js';
+import type { KafkaRecord } from '../records.js';
 import type {
   ShareGroupHeartbeatRequest,
   ShareGroupHeartbeatResponse,
@@ -23,10 +23,10 @@ export interface TopicMetadata {
 }
 
 /**
- * A decoded record: already the {@link ShareRecord} it becomes, except that its delivery count is set
- * from the acquired ranges once the fetch is read (acquired-records.ts).
+ * A decoded record (records.ts): already the `ShareRecord` it becomes, except that its delivery
+ * count is set from the acquired ranges once the fetch is read (acquired-records.ts).
  */
-export type DecodedRecord = Omit<ShareRecord, 'deliveryCount'> & { deliveryCount: number };
+export type DecodedRecord = KafkaRecord;
 
 export interface DecodedBatch {
   readonly baseOffset: number;
