@@ -170,9 +170,7 @@ export function stopOnSignals(
       onStopped(130);
       return;
     }
-    // notice, not info: at a terminal the wait for running puts would otherwise look like a hang
-    if (logger)
-      notice(logger, { signal }, 'shutting down gracefully (send the signal again to exit at once)');
+    logger?.info({ signal }, 'shutting down gracefully (send the signal again to exit at once)');
     const before = (beforeStop?.() ?? Promise.resolve()).catch((err: Error) =>
       logger?.warn({ err }, 'before-stop step failed'),
     );

@@ -72,7 +72,11 @@ async function standalone(
   };
   // the REST server closes before the worker drains: no restart or resume can race the shutdown
   let rest: RestServer | undefined;
-  stopOnSignals(w, finish, logger, async () => rest?.close());
+  stopOnSignals(w, finish, logger, async () => {
+    // the graceful stop can take the put grace time: say so, or a terminal looks hung
+    statusLine?.printAbove('sharesink: stopping gracefully (Ctrl-C again exits at once)\n');
+    await rest?.close();
+  });
   if ((worker.listeners ?? []).length > 0) rest = await startRestServer(w, { logger });
   try {
     await w.start();
