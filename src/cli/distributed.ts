@@ -119,7 +119,13 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
     member: groupMemberFor(worker, distributed, logger, onFatal),
     logger,
   });
-  stopOnSignals(w, exit, logger, undefined, async () => started.rest?.close());
+  // leaving the group and stopping the tasks takes seconds: say so on a terminal, or it looks hung
+  const sayStopping = interactive
+    ? async () => {
+        process.stderr.write('sharesink: stopping gracefully (Ctrl-C again exits at once)\n');
+      }
+    : undefined;
+  stopOnSignals(w, exit, logger, sayStopping, async () => started.rest?.close());
   const rest = await startRestServer(w, { logger, routes: (router) => addDistributedRoutes(router, w) });
   started.rest = rest;
   const identity = advertisedUrl(worker, distributed, { port: Number(new URL(rest.url).port) });

@@ -25,6 +25,8 @@ const HIDDEN = new Set([
 /** pino's error keys; the message is shown, the stack only when `stacks` is on. */
 const ERROR_KEYS = new Set(['err', 'error']);
 const MAX_VALUE = 300;
+/** An error's message is what a person acts on (it often ends on the fix): cut far later than other values. */
+const MAX_ERROR = 2000;
 
 export interface LogLineOptions {
   /** Error stacks on the lines below (the CLI turns this on at debug and trace). */
@@ -41,11 +43,12 @@ export function formatLogMessage(log: Readonly<Record<string, unknown>>, options
   for (const [key, value] of Object.entries(log)) {
     if (HIDDEN.has(key) || value === undefined) continue;
     if (ERROR_KEYS.has(key) && isErrorLike(value)) {
-      fields.push(`${key}=${quote(value.message)}`);
+      fields.push(`${key}=${quote(value.message, MAX_ERROR)}`);
       if (options.stacks && typeof value.stack === 'string') stacks.push(value.stack);
       continue;
     }
-    fields.push(`${key}=${render(value)}`);
+    const errorText = ERROR_KEYS.has(key) && typeof value === 'string';
+    fields.push(`${key}=${errorText ? quote(value, MAX_ERROR) : render(value)}`);
   }
   // kafkajs puts the stack of the error it logs beside its fields rather than in an error object
   if (options.stacks && typeof log.stack === 'string') stacks.push(log.stack);
@@ -78,8 +81,8 @@ function render(value: unknown): string {
 }
 
 /** Bare when it reads unambiguously as one token, JSON-quoted otherwise. */
-function quote(text: string): string {
-  const flat = cut(oneLine(text));
+function quote(text: string, max = MAX_VALUE): string {
+  const flat = cut(oneLine(text), max);
   return /^[^\s"=]+$/.test(flat) ? flat : JSON.stringify(flat);
 }
 
@@ -89,8 +92,8 @@ function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 
-function cut(text: string): string {
-  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+function cut(text: string, max = MAX_VALUE): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function indent(stack: string): string {

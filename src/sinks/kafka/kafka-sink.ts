@@ -17,6 +17,7 @@ import { ConfigError } from '../../errors.js';
 import '../../kafka/kafkajs-request-queue.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { KAFKA_SINK_CONFIG, kafkaSinkSettings, type KafkaSinkSettings } from './config.js';
+import { targetRefusal } from './target-refusal.js';
 
 const VERSION = '0.1.0';
 
@@ -116,12 +117,12 @@ export class KafkaSinkTask extends SinkTask {
       await this.#connected;
     } catch (error) {
       this.#connected = undefined;
-      throw toConnectError(error, 'cannot connect to the target Kafka cluster');
+      throw this.#failure(error, 'cannot connect to the target Kafka cluster', records);
     }
     try {
       await this.#send(records);
     } catch (error) {
-      if (!isRecordError(error)) throw toConnectError(error, 'producing to Kafka failed');
+      if (!isRecordError(error)) throw this.#failure(error, 'producing to Kafka failed', records);
       await this.#isolate(records);
     }
   }
@@ -133,7 +134,7 @@ export class KafkaSinkTask extends SinkTask {
   #send(records: readonly SinkRecord[]): Promise<unknown> {
     const byTopic = new Map<string, Message[]>();
     for (const record of records) {
-      const topic = this.#cfg.topic.replaceAll('${topic}', record.topic);
+      const topic = this.#targetTopic(record);
       const messages = byTopic.get(topic) ?? [];
       messages.push(this.#message(record));
       byTopic.set(topic, messages);
@@ -160,7 +161,7 @@ export class KafkaSinkTask extends SinkTask {
       try {
         await this.#send([record]);
       } catch (error) {
-        if (!isRecordError(error)) throw toConnectError(error, 'producing to Kafka failed');
+        if (!isRecordError(error)) throw this.#failure(error, 'producing to Kafka failed', [record]);
         const { topic, partition, offset } = record;
         report(
           record,
@@ -170,6 +171,22 @@ export class KafkaSinkTask extends SinkTask {
         );
       }
     }
+  }
+
+  #targetTopic(record: SinkRecord): string {
+    return this.#cfg.topic.replaceAll('${topic}', record.topic);
+  }
+
+  /** What a failed connect or send becomes: the target refusing the producer is retriable (target-refusal.ts). */
+  #failure(error: unknown, what: string, records: readonly SinkRecord[]): Error {
+    const refusal = targetRefusal(error, {
+      brokers: this.#cfg.brokers,
+      security: this.#cfg.security,
+      topics: [...new Set(records.map((r) => this.#targetTopic(r)))],
+    });
+    return refusal === undefined
+      ? toConnectError(error, what)
+      : new RetriableError(refusal, { cause: error });
   }
 
   #message(record: SinkRecord): Message {

@@ -111,9 +111,13 @@ export type Grant = 'topic' | 'group';
 
 /**
  * ACLs for `principal` (e.g. `User:sharesink`): READ and DESCRIBE on the topic; READ, DESCRIBE,
- * DESCRIBE_CONFIGS and ALTER_CONFIGS on the group (a share connector sets the group's start position).
+ * DESCRIBE_CONFIGS and ALTER_CONFIGS on the group (a share connector sets the group's start position);
+ * WRITE on `writeTopic` (a producer's target).
  */
-export async function grant(principal: string, what: { topic?: string; group?: string }): Promise<void> {
+export async function grant(
+  principal: string,
+  what: { topic?: string; group?: string; writeTopic?: string },
+): Promise<void> {
   const acl = [];
   const entry = (resourceType: AclResourceTypes, resourceName: string, operation: AclOperationTypes) => ({
     resourceType,
@@ -135,6 +139,8 @@ export async function grant(principal: string, what: { topic?: string; group?: s
       AclOperationTypes.ALTER_CONFIGS,
     ])
       acl.push(entry(AclResourceTypes.GROUP, what.group, op));
+  if (what.writeTopic !== undefined)
+    acl.push(entry(AclResourceTypes.TOPIC, what.writeTopic, AclOperationTypes.WRITE));
   const admin = secureAdminClient().admin();
   await admin.connect();
   try {

@@ -147,6 +147,18 @@ describe('formatLogMessage', () => {
     expect(quiet).toMatch(/^\[c\/0\] Crash {2}big=x{299}…$/);
     expect(formatLogMessage(log, { stacks: true }).split('\n').slice(1)).toEqual(['    E: x', '    at y']);
   });
+
+  it('shows an error message whole up to 2000 characters, as a string or an error object (the fix is often at its end)', () => {
+    const message = `${'w'.repeat(600)} Grant it: kafka-acls.sh --add`;
+    const base = { msg: 'put failed', connector: 'c', task: 0 };
+    expect(formatLogMessage({ ...base, err: message }, { stacks: false })).toBe(
+      `[c/0] put failed  err=${JSON.stringify(message)}`,
+    );
+    expect(formatLogMessage({ ...base, error: { message } }, { stacks: false })).toBe(
+      `[c/0] put failed  error=${JSON.stringify(message)}`,
+    );
+    expect(formatLogMessage({ ...base, err: 'e'.repeat(3000) }, { stacks: false })).toMatch(/err=e{1999}…$/);
+  });
 });
 
 describe('the notice level', () => {
