@@ -244,12 +244,32 @@ describe('HttpSink against a real HTTP server', () => {
       'http.auth.user': 'sink',
       'http.auth.password': 'pa55-w0rd',
     });
-    await task.put(records(1));
-    const message = errant[0]!.message;
-    expect(message).toContain('answered 401 Unauthorized: bad credentials: Basic [hidden]');
+    const error = await task.put(records(1)).catch((e: unknown) => e);
+    const message = (error as Error).message;
+    expect(message).toContain('answered 401 Unauthorized (the endpoint refused the credentials');
+    expect(message).toContain('bad credentials: Basic [hidden]');
     expect(message).toContain('/in?…');
     expect(message).not.toMatch(/pa55|query-secret|c2luazpwYTU1/);
+    expect(errant).toEqual([]);
     expect(s.requests[0]!.path).toBe('/in?api_key=query-secret');
+  });
+
+  it('401, 403 and 407 refuse the client, not the records: retriable by default, errant only when taken out of retry.on.status.codes', async () => {
+    const s = await server();
+    for (const status of [401, 403, 407]) {
+      s.respond(() => ({ status, body: 'not you' }));
+      const { task, errant } = start({ 'http.url': `${s.url}/in` });
+      const error = await task.put(records(2)).catch((e: unknown) => e);
+      expect(isRetriableError(error), `status ${status}`).toBe(true);
+      expect(errant).toEqual([]);
+    }
+    s.respond(() => ({ status: 403, body: 'not you' }));
+    const strict = start({ 'http.url': `${s.url}/in`, 'retry.on.status.codes': '408,429,500-599' });
+    await strict.task.put(records(2));
+    expect(strict.errant.map((e) => e.message)).toEqual([
+      expect.stringContaining('answered 403 Forbidden (the credentials are not allowed to write there'),
+      expect.stringContaining('answered 403 Forbidden'),
+    ]);
   });
 
   it('no connection and no answer in time are retriable', async () => {

@@ -142,12 +142,14 @@ export const HTTP_SINK_CONFIG = new ConfigDef()
   .define({
     name: 'retry.on.status.codes',
     type: 'list',
-    default: ['408', '429', '500-599'],
+    // 401, 403, 407: the endpoint refused the client, not the records; rejecting them would lose them
+    default: ['401', '403', '407', '408', '429', '500-599'],
     validator: statusList(),
     importance: 'medium',
     documentation:
       'Statuses that fail the put with a RetriableError, so the batch is tried again (Retry-After is ' +
-      'the backoff hint).',
+      'the backoff hint). The default retries the refusals of the client itself (401, 403, 407: ' +
+      'credentials, permissions, proxy login), which a fix on either side cures without losing records.',
   })
   .define({
     name: 'http.success.status.codes',

@@ -13,6 +13,13 @@ export type RequestOutcome =
   /** The server refused these records for good (most 4xx). */
   | { readonly kind: 'refused'; readonly status: number; readonly message: string };
 
+/** What to check when the endpoint refuses the client rather than the records. */
+const CLIENT_REFUSALS: Readonly<Record<number, string>> = {
+  401: ' (the endpoint refused the credentials: check http.auth.type and http.auth.user / http.auth.password or http.auth.token)',
+  403: ' (the credentials are not allowed to write there: check them, or the permissions on the endpoint)',
+  407: ' (the proxy asks for a login)',
+};
+
 /** How much of an error response's body goes into the message: enough to say why, not a whole page. */
 const BODY_EXCERPT = 300;
 
@@ -68,12 +75,12 @@ export async function sendRequest(
   const kind = classifyStatus(response.status, cfg.success, cfg.retriable);
   if (kind === 'success') return { kind: 'ok' };
   const excerpt = text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text;
-  const redirect =
+  const hint =
     response.status >= 300 && response.status < 400
       ? ' (redirects are not followed; point http.url at the final address)'
-      : '';
+      : (CLIENT_REFUSALS[response.status] ?? '');
   const message = cfg.redactor.redact(
-    `${what} answered ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${redirect}${excerpt.trim() === '' ? '' : `: ${excerpt.trim()}`}`,
+    `${what} answered ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${hint}${excerpt.trim() === '' ? '' : `: ${excerpt.trim()}`}`,
   );
   if (kind === 'retriable') {
     return { kind: 'retriable', message, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
