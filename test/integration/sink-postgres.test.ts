@@ -464,6 +464,37 @@ describe('PostgresSink against PostgreSQL', () => {
     expect(await rows(`SELECT id FROM "${table}" ORDER BY id`)).toEqual([{ id: 0 }, { id: 1 }]);
   });
 
+  it('the server refusing the user (unknown role, missing privilege) is retriable with what to fix; a GRANT heals the next put', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const role = `${table}_writer`;
+    await admin.query(`CREATE ROLE "${role}" LOGIN`);
+    cleanup.push(`DROP ROLE IF EXISTS "${role}"`, `DROP OWNED BY "${role}"`);
+    const db = new URL(PG_URL).pathname.slice(1);
+    const host = { 'connection.host': '127.0.0.1', 'connection.database': db, table };
+
+    const nobody = await pgTask({ ...host, 'connection.user': `${role}_missing` });
+    tasks.push(nobody);
+    const login: unknown = await nobody.task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+    expect(isRetriableError(login)).toBe(true);
+    expect(login).toMatchObject({ message: expect.stringContaining('SQLSTATE 28000') });
+    expect(login).toMatchObject({
+      message: expect.stringContaining('check connection.user and connection.password'),
+    });
+
+    const writer = await pgTask({ ...host, 'connection.user': role });
+    tasks.push(writer);
+    const { task, errant } = writer;
+    const denied: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+    expect(isRetriableError(denied)).toBe(true);
+    expect(denied).toMatchObject({ message: expect.stringContaining('SQLSTATE 42501') });
+    expect(denied).toMatchObject({ message: expect.stringContaining('GRANT INSERT') });
+    expect(errant).toEqual([]);
+    await admin.query(`GRANT INSERT ON "${table}" TO "${role}"`);
+    await task.put([rec({ id: 1 })]);
+    expect(await rows(`SELECT id FROM "${table}"`)).toEqual([{ id: 1 }]);
+  });
+
   it('a missing table without auto.create fails the batch with a non-retriable ConnectError', async () => {
     const { task } = await start({ table: uniqueTable() });
     const error: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);

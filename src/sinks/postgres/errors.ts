@@ -63,17 +63,38 @@ export function breaksConnection(error: unknown): boolean {
   return sqlState(error) === undefined;
 }
 
+const KEPT =
+  'The records are not rejected: the put is retried in place, as after any retriable error (errors.retry.timeout)';
+
+/**
+ * The server refusing the sink's user rather than the rows: a login it refuses (class 28: wrong
+ * password, unknown role, pg_hba.conf), a database that is not there, a missing privilege. Rejecting
+ * the batch for these would lose records that are fine, so they are retried, with what to fix.
+ */
+function refusalHint(state: string | undefined): string | undefined {
+  if (state === undefined) return undefined;
+  if (state.startsWith('28'))
+    return `PostgreSQL refused the login: check connection.user and connection.password (or the user in connection.url) and the server's pg_hba.conf, then restart the connector. ${KEPT}`;
+  if (state === '3D000')
+    return `the database does not exist: create it, or fix connection.database (or connection.url), then restart the connector. ${KEPT}`;
+  if (state === '42501')
+    return `the user lacks a privilege on the table or its schema: GRANT INSERT (UPDATE too for insert.mode=upsert, CREATE on the schema for auto.create) to it; the next retry picks the grant up, without a restart. ${KEPT}`;
+  return undefined;
+}
+
 /**
  * What put() throws for a failure it does not handle itself: RetriableError for anything transient
- * (share mode RELEASEs the batch, classic mode retries it), ConnectError for the rest (missing table,
- * no permission, wrong password, no unique constraint for ON CONFLICT), which REJECTs the batch or
- * fails the task.
+ * (share mode RELEASEs the batch, classic mode retries it) and for the server refusing the user
+ * (refusalHint), ConnectError for the rest (missing table, no unique constraint for ON CONFLICT), which
+ * REJECTs the batch or fails the task.
  */
 export function toConnectError(error: unknown, what: string): Error {
   if (error instanceof ConnectError) return error;
   const state = sqlState(error);
   const reason = error instanceof Error ? error.message : String(error);
   const message = `${what}: ${reason}${state === undefined ? '' : ` (SQLSTATE ${state})`}`;
+  const hint = refusalHint(state);
+  if (hint !== undefined) return new RetriableError(`${message}. ${hint}`, { cause: error });
   return isRetriableDbError(error)
     ? new RetriableError(message, { cause: error })
     : new ConnectError(message, { cause: error });
