@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { ConfigDef } from '../../connect/config-def.js';
+import { RetriableError } from '../../connect/errors.js';
 import { SinkConnector } from '../../connect/sink-connector.js';
 import type { SinkRecord } from '../../connect/sink-record.js';
 import { SinkTask } from '../../connect/sink-task.js';
@@ -62,6 +63,7 @@ export function formatValue(value: unknown): string {
  */
 export class FileStreamSinkTask extends SinkTask {
   #handle: FileHandle | undefined;
+  #file = '';
 
   version(): string {
     return VERSION;
@@ -70,6 +72,7 @@ export class FileStreamSinkTask extends SinkTask {
   async start(props: Readonly<Record<string, string>>): Promise<void> {
     const { file } = FILE_STREAM_SINK_CONFIG.parse(props);
     if (file !== null) this.#handle = await open(file, 'a');
+    this.#file = file ?? 'stdout';
   }
 
   async put(records: readonly SinkRecord[]): Promise<void> {
@@ -84,9 +87,17 @@ export class FileStreamSinkTask extends SinkTask {
       return;
     }
     let written = 0;
-    while (written < bytes.length) {
-      const { bytesWritten } = await this.#handle.write(bytes, written, bytes.length - written);
-      written += bytesWritten;
+    try {
+      while (written < bytes.length) {
+        const { bytesWritten } = await this.#handle.write(bytes, written, bytes.length - written);
+        written += bytesWritten;
+      }
+    } catch (error) {
+      // a full disk, a quota, an I/O error: the file's fault, not the records', so they are not
+      // rejected but written again (with the lines of a partial write a second time: at least once)
+      throw new RetriableError(`writing to ${this.#file} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 

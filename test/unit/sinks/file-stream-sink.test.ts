@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { resolveConnectorModule, loadConnectorModule } from '../../../src/connect/connector-module.js';
 import { convertersFromProps } from '../../../src/connect/converters/registry.js';
+import { isRetriableError } from '../../../src/connect/errors.js';
 import { SinkRecord } from '../../../src/connect/sink-record.js';
 import type { SinkTaskContext } from '../../../src/connect/sink-task.js';
 import { PutPool } from '../../../src/pool/put-pool.js';
@@ -77,6 +78,16 @@ describe('FileStreamSink', () => {
     await expect(task.start({ file: join(dir, 'missing-dir', 'x.txt') })).rejects.toMatchObject({
       code: 'ENOENT',
     });
+  });
+
+  it('a write the file system refuses (a full disk: /dev/full) is retriable: the records are fine', async () => {
+    const task = new FileStreamSinkTask();
+    task.initialize(context);
+    await task.start({ file: '/dev/full' });
+    const error: unknown = await task.put([rec('line', 0)]).catch((e: unknown) => e);
+    await task.stop();
+    expect(isRetriableError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^writing to \/dev\/full failed: ENOSPC/);
   });
 
   it('is reachable under Connect’s class name', async () => {
