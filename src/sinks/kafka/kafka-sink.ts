@@ -17,7 +17,7 @@ import { ConfigError } from '../../errors.js';
 import '../../kafka/kafkajs-request-queue.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { KAFKA_SINK_CONFIG, kafkaSinkSettings, type KafkaSinkSettings } from './config.js';
-import { targetRefusal } from './target-refusal.js';
+import { explainTargetError } from './target-errors.js';
 
 const VERSION = '0.1.0';
 
@@ -177,16 +177,16 @@ export class KafkaSinkTask extends SinkTask {
     return this.#cfg.topic.replaceAll('${topic}', record.topic);
   }
 
-  /** What a failed connect or send becomes: the target refusing the producer is retriable (target-refusal.ts). */
+  /** What a failed connect or send becomes: the target refusing the producer is retriable (target-errors.ts). */
   #failure(error: unknown, what: string, records: readonly SinkRecord[]): Error {
-    const refusal = targetRefusal(error, {
+    const explained = explainTargetError(error, {
       brokers: this.#cfg.brokers,
       security: this.#cfg.security,
       topics: [...new Set(records.map((r) => this.#targetTopic(r)))],
     });
-    return refusal === undefined
+    return explained === undefined
       ? toConnectError(error, what)
-      : new RetriableError(refusal, { cause: error });
+      : new RetriableError(explained, { cause: error });
   }
 
   #message(record: SinkRecord): Message {

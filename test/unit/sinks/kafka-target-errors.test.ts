@@ -1,7 +1,7 @@
 import * as kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { HiddenValue, type KafkaSecurity } from '../../../src/kafka/security/index.js';
-import { targetRefusal } from '../../../src/sinks/kafka/target-refusal.js';
+import { explainTargetError } from '../../../src/sinks/kafka/target-errors.js';
 
 const SCRAM: KafkaSecurity = {
   protocol: 'SASL_SSL',
@@ -23,7 +23,7 @@ describe('KafkaSink: the target refusing the producer', () => {
     const sasl = new KafkaJSSASLAuthenticationError(
       'SASL SCRAM SHA512 authentication failed: Authentication failed during authentication due to invalid credentials',
     );
-    const message = targetRefusal(sasl, target);
+    const message = explainTargetError(sasl, target);
     expect(message).toContain(
       'the target cluster (kafka-b:9094,kafka-c:9094) refused SCRAM-SHA-512 user "writer"',
     );
@@ -34,7 +34,7 @@ describe('KafkaSink: the target refusing the producer', () => {
   });
 
   it('SASL_AUTHENTICATION_FAILED answered as a Kafka error code counts too', () => {
-    expect(targetRefusal(protocolError('SASL_AUTHENTICATION_FAILED', 58), target)).toContain(
+    expect(explainTargetError(protocolError('SASL_AUTHENTICATION_FAILED', 58), target)).toContain(
       'refused SCRAM-SHA-512 user "writer"',
     );
   });
@@ -43,7 +43,7 @@ describe('KafkaSink: the target refusing the producer', () => {
     // as kafkajs's retrier wraps a non-retriable error
     const denied = protocolError('TOPIC_AUTHORIZATION_FAILED', 29);
     const wrapped = new KafkaJSNonRetriableError(denied, { cause: denied });
-    const message = targetRefusal(wrapped, { ...target, topics: ['a.mirror', 'b.mirror'] });
+    const message = explainTargetError(wrapped, { ...target, topics: ['a.mirror', 'b.mirror'] });
     expect(message).toContain('refused User:writer WRITE on a.mirror, b.mirror (TOPIC_AUTHORIZATION_FAILED)');
     for (const t of ['a.mirror', 'b.mirror'])
       expect(message).toContain(
@@ -53,14 +53,25 @@ describe('KafkaSink: the target refusing the producer', () => {
   });
 
   it('CLUSTER_AUTHORIZATION_FAILED (the idempotent producer id) says WRITE on a topic is enough', () => {
-    const message = targetRefusal(protocolError('CLUSTER_AUTHORIZATION_FAILED', 31), target);
+    const message = explainTargetError(protocolError('CLUSTER_AUTHORIZATION_FAILED', 31), target);
     expect(message).toContain('an idempotent producer id (CLUSTER_AUTHORIZATION_FAILED)');
     expect(message).toContain('--operation Write --topic orders.mirror');
   });
 
-  it('anything else is not a refusal: a refused record, a lost connection, a plain error', () => {
-    expect(targetRefusal(protocolError('MESSAGE_TOO_LARGE', 10), target)).toBeUndefined();
-    expect(targetRefusal(new Error('Connection error: ECONNREFUSED'), target)).toBeUndefined();
-    expect(targetRefusal('boom', target)).toBeUndefined();
+  it('a missing target topic is named, with the command that creates it', () => {
+    const missing = new KafkaJSNonRetriableError(protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3), {
+      cause: protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3),
+    });
+    const message = explainTargetError(missing, target);
+    expect(message).toContain('the target cluster (kafka-b:9094,kafka-c:9094) has no topic orders.mirror');
+    expect(message).toContain(
+      'kafka-topics.sh --bootstrap-server kafka-b:9094 --create --topic orders.mirror',
+    );
+  });
+
+  it('anything else is not explained here: a refused record, a lost connection, a plain error', () => {
+    expect(explainTargetError(protocolError('MESSAGE_TOO_LARGE', 10), target)).toBeUndefined();
+    expect(explainTargetError(new Error('Connection error: ECONNREFUSED'), target)).toBeUndefined();
+    expect(explainTargetError('boom', target)).toBeUndefined();
   });
 });

@@ -1,10 +1,12 @@
 /**
- * The target cluster refusing the sink's producer itself: who it is (SASL authentication) or what it
- * may do (ACLs). kafkajs marks these non-retriable, and a non-retriable put REJECTs its batch in share
+ * What the target cluster's errors mean for the person running the sink, for the errors that are not
+ * about the records. The target refusing the sink's producer itself: who it is (SASL authentication)
+ * or what it may do (ACLs). kafkajs marks these non-retriable, and a non-retriable put REJECTs its batch in share
  * mode, so a wrong password or a missing ACL on the target would archive the records, which are fine:
  * the client is what is wrong. The sink reports them as retriable instead (a TLS failure, which kafkajs
  * reports as a connection error, already is): the records stay locked and are put again, a grant
  * heals the task where it runs, and fixed credentials take a restart, which releases the records.
+ * A target topic that does not exist is retriable in kafkajs already; its message only lacks the name.
  */
 import type { KafkaSecurity } from '../../kafka/security/index.js';
 
@@ -49,12 +51,20 @@ function who(security: KafkaSecurity): string {
 }
 
 /**
- * A message saying which refusal it was and what fixes it, when `error` is the target refusing the
- * producer; undefined for anything else.
+ * A message saying what happened and what fixes it, when `error` is the target refusing the producer
+ * (then the caller makes it retriable) or missing a topic; undefined for anything else.
  */
-export function targetRefusal(error: unknown, target: TargetIdentity): string | undefined {
+export function explainTargetError(error: unknown, target: TargetIdentity): string | undefined {
   const errors = chain(error);
   const at = target.brokers.join(',');
+  if (errors.some((e) => field(e, 'type') === 'UNKNOWN_TOPIC_OR_PARTITION')) {
+    const topics = target.topics.join(', ');
+    return (
+      `the target cluster (${at}) has no topic ${topics}, and does not create topics on first write ` +
+      `(auto.create.topics.enable=false): create it (kafka-topics.sh --bootstrap-server ${target.brokers[0] ?? '…'} ` +
+      `--create --topic ${target.topics[0] ?? '…'}), or fix the connector's topic setting. ${KEPT}`
+    );
+  }
   const sasl = errors.find(
     (e) => field(e, 'name') === 'KafkaJSSASLAuthenticationError' || SASL_TYPES.has(field(e, 'type')),
   );
