@@ -1,4 +1,6 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { ConfigDef } from '../../connect/config-def.js';
 import { RetriableError } from '../../connect/errors.js';
 import { SinkConnector } from '../../connect/sink-connector.js';
@@ -27,6 +29,16 @@ export class FileStreamSinkConnector extends SinkConnector {
     return FILE_STREAM_SINK_CONFIG;
   }
 
+  /** Besides the settings' own checks: a `file` whose directory is missing or not writable. */
+  override validate(props: Readonly<Record<string, string>>): Map<string, string[]> {
+    const problems = super.validate(props);
+    const file = props['file'];
+    if (problems.size > 0 || file === undefined || file.trim() === '') return problems;
+    const problem = directoryProblem(file);
+    if (problem !== undefined) problems.set('file', [problem]);
+    return problems;
+  }
+
   start(props: Readonly<Record<string, string>>): void {
     FILE_STREAM_SINK_CONFIG.parse(props);
     this.#props = props;
@@ -38,6 +50,31 @@ export class FileStreamSinkConnector extends SinkConnector {
   }
 
   stop(): void {}
+}
+
+/** Why the tasks could not create or append to `file`, found before a record is fetched. */
+function directoryProblem(file: string): string | undefined {
+  const dir = path.dirname(path.resolve(file));
+  try {
+    if (!statSync(dir).isDirectory()) return `file: ${dir} is not a directory`;
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `file: directory ${dir} does not exist; create it or fix the path`;
+    // an existing file the user may append to is enough, even in a directory they cannot write
+    if (code === 'EACCES' && canAppend(file)) return undefined;
+    return `file: cannot write in ${dir} (${code ?? (error as Error).message})`;
+  }
+  return undefined;
+}
+
+function canAppend(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Text of one value: strings as they are, bytes as UTF-8, structured values as JSON, null as "null". */
@@ -71,7 +108,14 @@ export class FileStreamSinkTask extends SinkTask {
 
   async start(props: Readonly<Record<string, string>>): Promise<void> {
     const { file } = FILE_STREAM_SINK_CONFIG.parse(props);
-    if (file !== null) this.#handle = await open(file, 'a');
+    if (file !== null) {
+      try {
+        this.#handle = await open(file, 'a');
+      } catch (error) {
+        // validated at start, so the file system changed since: a fix there heals the next put
+        throw new RetriableError(`cannot open ${file}: ${(error as Error).message}`, { cause: error });
+      }
+    }
     this.#file = file ?? 'stdout';
   }
 

@@ -73,11 +73,27 @@ describe('FileStreamSink', () => {
     expect(connector.validate({}).size).toBe(0);
   });
 
-  it('fails start() with the file system error when the file cannot be opened', async () => {
+  it('start() that cannot open the file fails retriably, naming it: the records are fine', async () => {
     const task = new FileStreamSinkTask();
-    await expect(task.start({ file: join(dir, 'missing-dir', 'x.txt') })).rejects.toMatchObject({
-      code: 'ENOENT',
-    });
+    const file = join(dir, 'missing-dir', 'x.txt');
+    const error: unknown = await task.start({ file }).catch((e: unknown) => e);
+    expect(isRetriableError(error)).toBe(true);
+    expect((error as Error).message).toContain(`cannot open ${file}: ENOENT`);
+  });
+
+  it('validate() names a file whose directory is missing or not a directory, before anything is fetched', () => {
+    const connector = new FileStreamSinkConnector();
+    const missing = join(dir, 'missing-dir', 'x.txt');
+    expect(connector.validate({ file: missing }).get('file')).toEqual([
+      `file: directory ${join(dir, 'missing-dir')} does not exist; create it or fix the path`,
+    ]);
+    const plain = join(dir, 'plain.txt');
+    writeFileSync(plain, '');
+    expect(connector.validate({ file: join(plain, 'x.txt') }).get('file')).toEqual([
+      `file: ${plain} is not a directory`,
+    ]);
+    expect(connector.validate({ file: join(dir, 'new.txt') }).size).toBe(0);
+    expect(connector.validate({}).size).toBe(0);
   });
 
   it('a write the file system refuses (a full disk: /dev/full) is retriable: the records are fine', async () => {
