@@ -495,22 +495,26 @@ describe('PostgresSink against PostgreSQL', () => {
     expect(await rows(`SELECT id FROM "${table}"`)).toEqual([{ id: 1 }]);
   });
 
-  it('a missing table without auto.create fails the batch with a non-retriable ConnectError', async () => {
-    const { task } = await start({ table: uniqueTable() });
+  it('a missing table without auto.create is retriable, naming the fix; creating it heals the next put', async () => {
+    const table = uniqueTable();
+    const { task, errant } = await start({ table });
     const error: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);
-    expect(isRetriableError(error)).toBe(false);
+    expect(isRetriableError(error)).toBe(true);
     expect(error).toMatchObject({
-      code: 'SHARESINK_CONNECT_ERROR',
-      message: expect.stringContaining('auto.create'),
+      message: expect.stringContaining(`table "${table}" does not exist: create it, or set auto.create=true`),
     });
+    expect(errant).toEqual([]);
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    await task.put([rec({ id: 1 })]);
+    expect(await rows(`SELECT id FROM "${table}"`)).toEqual([{ id: 1 }]);
   });
 
-  it('idempotent mode on a table without the Kafka coordinate columns fails the batch, naming them', async () => {
+  it('idempotent mode on a table without the Kafka coordinate columns is retriable, naming them', async () => {
     const table = uniqueTable();
     await admin.query(`CREATE TABLE "${table}" (id int)`);
     const { task, errant } = await start({ table, 'insert.mode': 'idempotent' });
     const error: unknown = await task.put([rec({ id: 1 })]).catch((e: unknown) => e);
-    expect(isRetriableError(error)).toBe(false);
+    expect(isRetriableError(error)).toBe(true);
     expect(error).toMatchObject({
       message: expect.stringContaining('__connect_topic, __connect_partition, __connect_offset'),
     });

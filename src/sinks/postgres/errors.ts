@@ -77,15 +77,25 @@ function refusalHint(state: string | undefined): string | undefined {
     return `PostgreSQL refused the login: check connection.user and connection.password (or the user in connection.url) and the server's pg_hba.conf, then restart the connector. ${KEPT}`;
   if (state === '3D000')
     return `the database does not exist: create it, or fix connection.database (or connection.url), then restart the connector. ${KEPT}`;
+  if (state === '42P10')
+    return `the table has no unique constraint on the columns ON CONFLICT names (pk.fields for insert.mode=upsert, __connect_topic, __connect_partition, __connect_offset for idempotent): create one; the next retry picks it up, without a restart. ${KEPT}`;
   if (state === '42501')
     return `the user lacks a privilege on the table or its schema: GRANT INSERT (UPDATE too for insert.mode=upsert, CREATE on the schema for auto.create) to it; the next retry picks the grant up, without a restart. ${KEPT}`;
   return undefined;
 }
 
 /**
+ * A table that does not fit what the sink needs (missing, or without columns the mode needs): the
+ * records are fine and a change to the table heals the next put, so it is retried, not rejected.
+ */
+export function tableProblem(problem: string, fix: string): RetriableError {
+  return new RetriableError(`${problem}: ${fix}; the next retry picks it up, without a restart. ${KEPT}`);
+}
+
+/**
  * What put() throws for a failure it does not handle itself: RetriableError for anything transient
- * (share mode RELEASEs the batch, classic mode retries it) and for the server refusing the user
- * (refusalHint), ConnectError for the rest (missing table, no unique constraint for ON CONFLICT), which
+ * (share mode RELEASEs the batch, classic mode retries it) and for the server refusing the user or
+ * the table's shape (refusalHint), ConnectError for the rest (an error sharesink does not know), which
  * REJECTs the batch or fails the task.
  */
 export function toConnectError(error: unknown, what: string): Error {

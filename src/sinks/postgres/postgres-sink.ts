@@ -13,7 +13,14 @@ import {
   type InsertMode,
   type PostgresSinkSettings,
 } from './config.js';
-import { breaksConnection, isCastRefused, isDataError, sqlState, toConnectError } from './errors.js';
+import {
+  breaksConnection,
+  isCastRefused,
+  isDataError,
+  sqlState,
+  tableProblem,
+  toConnectError,
+} from './errors.js';
 import { IDEMPOTENCE_KEY, dedupeByKey, toRow, type Row } from './rows.js';
 import {
   createTableSql,
@@ -212,15 +219,16 @@ export class PostgresSinkTask extends SinkTask {
       }
     }
     if (table === undefined) {
-      throw new ConnectError(`table ${qualified} does not exist; create it or set auto.create=true`);
+      throw tableProblem(`table ${qualified} does not exist`, 'create it, or set auto.create=true');
     }
     // without these every row would fail as "undefined column" and be rejected as bad data
     const needed =
       this.#mode === 'idempotent' ? IDEMPOTENCE_KEY : this.#mode === 'upsert' ? this.#cfg['pk.fields'] : [];
     const missing = needed.filter((c) => !table.has(c));
     if (missing.length > 0) {
-      throw new ConnectError(
-        `table ${qualified} has no column ${missing.join(', ')}, which insert.mode=${this.#mode} needs (under a unique constraint)`,
+      throw tableProblem(
+        `table ${qualified} has no column ${missing.join(', ')}, which insert.mode=${this.#mode} needs`,
+        'add it, under a unique constraint',
       );
     }
     this.#tables.set(qualified, table);
