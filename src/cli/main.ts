@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
 import { checkConnectorCode, connectorKeyWarningsOf } from '../actors/connector-checks.js';
+import { jsonEnvelopeNotices } from '../config/converter-notices.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
 import { logLevelsFor } from '../observability/log-levels.js';
@@ -132,7 +133,7 @@ async function validate(files: string[]): Promise<void> {
     process.stdout.write(
       `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,
     );
-    for (const w of [...c.warnings, ...(await connectorKeyWarningsOf(c))])
+    for (const w of [...c.warnings, ...(await connectorKeyWarningsOf(c)), ...jsonEnvelopeNotices(c)])
       process.stdout.write(`  note: ${w}\n`);
   }
 }
