@@ -9,6 +9,7 @@
  * A target topic that does not exist is retriable in kafkajs already; its message only lacks the name.
  */
 import type { KafkaSecurity } from '../../kafka/security/index.js';
+import { RETRIED_NOT_REJECTED as KEPT } from '../retried-not-rejected.js';
 
 /** What the message needs to name: where the target is, who the producer is, where it writes. */
 export interface TargetIdentity {
@@ -24,9 +25,6 @@ const SASL_TYPES = new Set([
   'UNSUPPORTED_SASL_MECHANISM',
   'ILLEGAL_SASL_STATE',
 ]);
-
-const KEPT =
-  'The records are not rejected: the put is retried in place, as after any retriable error (errors.retry.timeout)';
 
 /** The error and what it wraps (`cause`, kafkajs's `originalError`). */
 function chain(error: unknown): unknown[] {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { ConnectError, RetriableError } from '../../connect/errors.js';
+import { RETRIED_NOT_REJECTED as KEPT } from '../retried-not-rejected.js';
 
 /**
  * SQLSTATE classes that describe the server or the connection, not the rows: connection exceptions
@@ -62,9 +63,6 @@ export function isRetriableDbError(error: unknown): boolean {
 export function breaksConnection(error: unknown): boolean {
   return sqlState(error) === undefined;
 }
-
-const KEPT =
-  'The records are not rejected: the put is retried in place, as after any retriable error (errors.retry.timeout)';
 
 /**
  * The server refusing the sink's user rather than the rows: a login it refuses (class 28: wrong
