@@ -254,9 +254,9 @@ describe('HttpSink against a real HTTP server', () => {
     expect(s.requests[0]!.path).toBe('/in?api_key=query-secret');
   });
 
-  it('401, 403 and 407 refuse the client, not the records: retriable by default, errant only when taken out of retry.on.status.codes', async () => {
+  it('401, 403, 404, 405, 407 and 415 refuse the client, not the records: retriable by default, errant only when taken out of retry.on.status.codes', async () => {
     const s = await server();
-    for (const status of [401, 403, 407]) {
+    for (const status of [401, 403, 404, 405, 407, 415]) {
       s.respond(() => ({ status, body: 'not you' }));
       const { task, errant } = start({ 'http.url': `${s.url}/in` });
       const error = await task.put(records(2)).catch((e: unknown) => e);

@@ -142,14 +142,16 @@ export const HTTP_SINK_CONFIG = new ConfigDef()
   .define({
     name: 'retry.on.status.codes',
     type: 'list',
-    // 401, 403, 407: the endpoint refused the client, not the records; rejecting them would lose them
-    default: ['401', '403', '407', '408', '429', '500-599'],
+    // 401, 403, 404, 405, 407, 415: the endpoint refused the client or its settings (credentials, URL,
+    // method, content type), not the records; rejecting them would lose records that are fine
+    default: ['401', '403', '404', '405', '407', '408', '415', '429', '500-599'],
     validator: statusList(),
     importance: 'medium',
     documentation:
       'Statuses that fail the put with a RetriableError, so the batch is tried again (Retry-After is ' +
       'the backoff hint). The default retries the refusals of the client itself (401, 403, 407: ' +
-      'credentials, permissions, proxy login), which a fix on either side cures without losing records.',
+      'credentials, permissions, proxy login; 404, 405, 415: URL, method, content type), which a fix on ' +
+      'either side cures without losing records.',
   })
   .define({
     name: 'http.success.status.codes',

@@ -17,7 +17,10 @@ export type RequestOutcome =
 const CLIENT_REFUSALS: Readonly<Record<number, string>> = {
   401: ' (the endpoint refused the credentials: check http.auth.type and http.auth.user / http.auth.password or http.auth.token)',
   403: ' (the credentials are not allowed to write there: check them, or the permissions on the endpoint)',
+  404: ' (no such endpoint: check http.url)',
+  405: ' (the endpoint does not take this method: check http.method)',
   407: ' (the proxy asks for a login)',
+  415: ' (the endpoint does not take this content type: check request.body.format and http.headers)',
 };
 
 /** How much of an error response's body goes into the message: enough to say why, not a whole page. */

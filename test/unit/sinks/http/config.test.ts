@@ -25,8 +25,11 @@ describe('HttpSink config', () => {
     });
     expect([200, 204, 299].every((s) => cfg.success.has(s))).toBe(true);
     expect(cfg.success.has(300)).toBe(false);
-    expect([408, 429, 500, 503, 599].every((s) => cfg.retriable.has(s))).toBe(true);
-    expect([400, 404, 409].some((s) => cfg.retriable.has(s))).toBe(false);
+    expect([401, 403, 404, 405, 407, 408, 415, 429, 500, 503, 599].every((s) => cfg.retriable.has(s))).toBe(
+      true,
+    );
+    // what a request's records can be blamed for stays a refusal
+    expect([400, 409, 413, 422].some((s) => cfg.retriable.has(s))).toBe(false);
   });
 
   it('lists every problem at once, each with its key', () => {
