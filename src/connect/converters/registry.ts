@@ -41,7 +41,11 @@ const HEADER_CONVERTERS: Record<string, () => HeaderConverter> = {
   ...VALUE_CONVERTERS,
 };
 
-/** Connect's worker defaults: JSON with schemas for keys and values, simple header parsing. */
+/**
+ * What a worker without converter settings gets: JSON with schemas (JsonConverter's own default) for
+ * keys and values, simple header parsing. Connect has no such default (its workers require
+ * key.converter and value.converter); converter-notices.ts says at start what this means for plain JSON.
+ */
 export const DEFAULT_CONVERTERS: ConvertersConfig = Object.freeze({
   key: { className: 'org.apache.kafka.connect.json.JsonConverter', props: {} },
   value: { className: 'org.apache.kafka.connect.json.JsonConverter', props: {} },
