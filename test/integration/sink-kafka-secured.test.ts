@@ -130,6 +130,19 @@ async function stopAndSummarize(run: CliRun, summary: string): Promise<Counters>
   return c!.counters;
 }
 
+/** Waits for all N records in `target`, stops the run; nothing was rejected and every record accepted. */
+async function writesAllThenStops(run: CliRun, target: string, summary: string, timeoutMs: number) {
+  await until(
+    `${N} records in ${target}`,
+    () => targetCount(target),
+    (n) => n >= N || run.child.exitCode !== null,
+    timeoutMs,
+  );
+  const counters = await stopAndSummarize(run, summary);
+  expect(counters.recordsRejected).toBe(0);
+  expect(counters.recordsAccepted).toBe(N);
+}
+
 describe('KafkaSink into a secured cluster', () => {
   it('a missing WRITE ACL on the target: a warning with the grant, nothing rejected, every record written once the grant lands', async () => {
     const { source, target, values } = await topicsFor('ksec-acl');
@@ -152,15 +165,7 @@ describe('KafkaSink into a secured cluster', () => {
 
       await grant(PRINCIPAL, { writeTopic: target });
       // the retry backoff doubles from 100 ms: the grant is picked up within about a minute
-      await until(
-        `${N} records in ${target}`,
-        () => targetCount(target),
-        (n) => n >= N || run.child.exitCode !== null,
-        80_000,
-      );
-      const counters = await stopAndSummarize(run, summary);
-      expect(counters.recordsRejected).toBe(0);
-      expect(counters.recordsAccepted).toBe(N);
+      await writesAllThenStops(run, target, summary, 80_000);
     } finally {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
     }
@@ -194,15 +199,7 @@ describe('KafkaSink into a secured cluster', () => {
     const summary = path.join(dir, 'pw-2.json');
     const second = startMirror('ksec-pw', source, SECURE.users.sharesink.password, summary);
     try {
-      await until(
-        `${N} records in ${target}`,
-        () => targetCount(target),
-        (n) => n >= N || second.child.exitCode !== null,
-        60_000,
-      );
-      const counters = await stopAndSummarize(second, summary);
-      expect(counters.recordsRejected).toBe(0);
-      expect(counters.recordsAccepted).toBe(N);
+      await writesAllThenStops(second, target, summary, 60_000);
     } finally {
       if (second.child.exitCode === null) second.child.kill('SIGKILL');
     }
