@@ -3,13 +3,16 @@
  * the custom transform modules. `sharesink validate` runs them so that a config it calls valid also
  * starts; the runtime runs them again at start.
  */
+import type { Logger } from 'pino';
 import { loadConnectorModule } from '../connect/connector-module.js';
 import type { SinkConnector } from '../connect/sink-connector.js';
 import { TransformChain } from '../connect/transforms/chain.js';
 import { CONNECTOR_CONFIG_DEF } from '../config/connector-def.js';
 import { closestName } from '../config/did-you-mean.js';
 import type { ConnectorConfig } from '../config/types.js';
+import { jsonEnvelopeNotices } from '../config/converter-notices.js';
 import { ConfigError } from '../errors.js';
+import { notice } from '../logger.js';
 
 /**
  * One line per problem, `<connector>: <key>: <problem>`. ConfigDef problems already start with their
@@ -91,6 +94,16 @@ export function connectorKeyWarnings(connector: SinkConnector, config: Connector
       );
   }
   return warnings;
+}
+
+/**
+ * Says once, on `log`, what a connector's settings will do that its author may not expect: keys that
+ * look like typos (warn) and converters that reject plain JSON (notice). `standalone` says it at start;
+ * a distributed worker when a connector is created or its config replaced through the REST API.
+ */
+export async function reportConnectorNotes(log: Logger, config: ConnectorConfig): Promise<void> {
+  for (const w of await connectorKeyWarningsOf(config)) log.warn({ connector: config.name }, w);
+  for (const n of jsonEnvelopeNotices(config)) notice(log, { connector: config.name }, n);
 }
 
 /** {@link connectorKeyWarnings} after loading the connector's module; none when it cannot be loaded (the start reports that). */

@@ -16,8 +16,7 @@ import {
   type TransitionCounter,
 } from '../observability/transition-counter.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
-import { jsonEnvelopeNotices } from '../config/converter-notices.js';
-import { connectorKeyWarningsOf } from './connector-checks.js';
+import { reportConnectorNotes } from './connector-checks.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
 
 export interface WorkerOptions {
@@ -93,10 +92,7 @@ export class Worker {
         `Kafka Connect settings with no effect in sharesink: ${describeUnusedSettings(unused)}`,
       );
     for (const w of this.config.warnings ?? []) this.log.warn(w);
-    for (const r of this.runtimes) {
-      for (const w of await connectorKeyWarningsOf(r.config)) this.log.warn({ connector: r.config.name }, w);
-      for (const n of jsonEnvelopeNotices(r.config)) notice(this.log, { connector: r.config.name }, n);
-    }
+    for (const r of this.runtimes) await reportConnectorNotes(this.log, r.config);
   }
 
   stop(): Promise<void> {

@@ -6,6 +6,8 @@
  * routes, which they replace for the same paths; `/connector-plugins` stays as standalone serves it.
  * The offsets endpoints are in distributed-offsets-routes.ts.
  */
+import { reportConnectorNotes } from '../actors/connector-checks.js';
+import { compileConnectorConfig } from '../config/compile-connector.js';
 import { printableConfig, printableTaskConfig } from '../config/printable.js';
 import type { ConnectorEntry } from '../distributed/herder/config-state.js';
 import type { TargetState } from '../distributed/herder/config-records.js';
@@ -118,6 +120,19 @@ async function mustValidate(w: DistributedWorker, config: Record<string, string>
   );
 }
 
+/**
+ * On the leader, once a connector's config is written: what `standalone` says at start about a
+ * connector's settings (typos, converters that reject plain JSON). Best effort: the config passed
+ * validation, and a note must not fail the request.
+ */
+async function noteConnector(w: DistributedWorker, config: Record<string, string>): Promise<void> {
+  try {
+    await reportConnectorNotes(w.logger, compileConnectorConfig(config, w.config));
+  } catch (err) {
+    w.logger.debug({ err }, 'could not check the connector settings for notes');
+  }
+}
+
 export function addDistributedRoutes(router: Router, w: DistributedWorker): void {
   const state = () => {
     mustBeStarted(w);
@@ -155,6 +170,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       await mustValidate(w, config);
       return viaLeader(w, req, body, async () => {
         await w.writes.putConnector(name, config, true);
+        await noteConnector(w, config);
         return json(info(state().connector(name)!), 201);
       });
     })
@@ -169,6 +185,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       await mustValidate(w, config);
       return viaLeader(w, req, body, async () => {
         const { created } = await w.writes.putConnector(name, config, false);
+        await noteConnector(w, config);
         return json(info(state().connector(name)!), created ? 201 : 200);
       });
     })

@@ -7,6 +7,7 @@ import { ConfigState } from '../../../src/distributed/herder/config-state.js';
 import type { DistributedWorker } from '../../../src/distributed/herder/distributed-worker.js';
 import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
 import { Router, type RestRequest, type RestResponse } from '../../../src/rest/router.js';
+import { capturingLogger } from '../cli/capturing-logger.js';
 
 const worker = compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9092' });
 
@@ -194,5 +195,30 @@ describe('distributed REST routes', () => {
         { id: 1, state: 'RUNNING', worker_id: 'b:1' },
       ],
     });
+  });
+  it('the leader says what standalone says of a connector it writes: a key that looks like a typo, a converter that rejects plain JSON', async () => {
+    const { w, written } = fakeWorker({ leader: true });
+    const { logger, lines } = capturingLogger('info');
+    Object.assign(w, { logger });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const config = { 'connector.class': 'NoopSink', topics: 't', 'tasks.maxx': '2' };
+    await call(router, 'POST', '/connectors', { name: 'pg', config });
+    expect(written).toEqual(['put:pg']);
+    const said = lines.map((l) => `${l.level} ${String(l['connector'])} ${l.msg}`);
+    expect(said).toContainEqual(expect.stringMatching(/^40 pg tasks\.maxx: .*did you mean tasks\.max\?/));
+    expect(said).toContainEqual(
+      // notice() is info on a logger without sharesink's notice level
+      expect.stringMatching(/^30 pg value\.converter is JsonConverter with schemas\.enable=true/),
+    );
+
+    lines.length = 0;
+    await call(router, 'PUT', '/connectors/pg/config', {
+      'connector.class': 'NoopSink',
+      topics: 't',
+      'value.converter': 'StringConverter',
+      'key.converter': 'StringConverter',
+    });
+    expect(lines.filter((l) => l.level >= 30)).toEqual([]);
   });
 });
