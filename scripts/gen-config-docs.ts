@@ -190,7 +190,11 @@ Prefixed worker settings:
 - \`consumer.<setting>\`: consumer settings for every connector (the prefix is removed). A connector
   overrides one with \`consumer.override.<setting>\`.
 - \`key.converter.<setting>\`, \`value.converter.<setting>\`, \`header.converter.<setting>\`: settings of
-  the converter named by the same file, e.g. \`value.converter.schemas.enable=false\`.
+  the converter named by the same file, e.g. \`value.converter.schemas.enable=false\`. JsonConverter
+  (also the default when no converter is set; Connect requires one) reads \`{"schema", "payload"}\`
+  envelopes unless \`schemas.enable=false\`; while \`schemas.enable\` is left out, \`standalone\`,
+  \`validate\` and a distributed leader say so once per connector, because plain JSON then fails
+  conversion and share mode REJECTs those records.
 - \`producer.*\` and \`admin.*\` are accepted without a warning, for settings shared with Connect.
 
 ### What connector files may override: \`connector.client.config.override.policy\`

@@ -4,6 +4,7 @@ import { loadConnectorModule, type ConnectorModule } from '../connect/connector-
 import { convertBatch } from '../connect/converters/convert-batch.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
+import { transientCause } from '../connect/transient-errors.js';
 import { TransformChain } from '../connect/transforms/chain.js';
 import {
   BATCH_INDEX,
@@ -54,9 +55,18 @@ export function errorInfo(error: unknown): ErrorInfo {
 }
 
 function failure(error: unknown, backoffMs?: number): PutOutcome {
-  return isRetriableError(error)
-    ? { kind: 'retriable', backoffMs, ...errorInfo(error) }
-    : { kind: 'fatal', ...errorInfo(error) };
+  if (isRetriableError(error)) return { kind: 'retriable', backoffMs, ...errorInfo(error) };
+  const transient = transientCause(error);
+  if (transient === undefined) return { kind: 'fatal', ...errorInfo(error) };
+  // a network or disk failure the task did not classify: retried, and the message says why
+  const info = errorInfo(error);
+  const detail = info.message.includes(transient.message) ? '' : `: ${transient.message}`;
+  return {
+    kind: 'retriable',
+    backoffMs,
+    ...info,
+    message: `${info.message}${detail} (${transient.code}: a transient failure, retried; throw ConnectError to reject instead)`,
+  };
 }
 
 const tpKey = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;

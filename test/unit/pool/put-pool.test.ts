@@ -104,6 +104,23 @@ describe('PutPool with real worker threads', () => {
     expect(result.kind === 'fatal' && result.stack).toContain('FatalTask.put');
   });
 
+  it('an unclassified network failure (fetch failed: ECONNREFUSED) is retriable, saying why; a ConnectError or a bug stays fatal', async () => {
+    const p = pool('fatal');
+    const fetchFailed = await p.put(task({ 'put.throws': 'fetch-failed' }), records(['x']));
+    expect(fetchFailed).toMatchObject({
+      kind: 'retriable',
+      message:
+        'fetch failed: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED: a transient failure, retried; throw ConnectError to reject instead)',
+    });
+    const chosen = await p.put(task({ 'put.throws': 'connect-error-econnrefused' }), records(['x']));
+    expect(chosen).toMatchObject({ kind: 'fatal', message: 'endpoint gone for good' });
+    const bug = await p.put(task({ 'put.throws': 'bug' }), records(['x']));
+    expect(bug).toMatchObject({
+      kind: 'fatal',
+      message: "Cannot read properties of undefined (reading 'id')",
+    });
+  });
+
   it('returns fatal when start() fails, stops that instance, and tries start() again on the next put', async () => {
     const p = pool('fatal');
     const t = task({ 'fail.start': 'true' });
