@@ -16,6 +16,7 @@ import {
   uniqueTopic,
 } from './harness/kafka.js';
 import { javaProducedValue, pollFor, runJavaProducer, shareConsumers, testLogger } from './harness/share.js';
+import { until } from './harness/wait.js';
 
 const logger = testLogger;
 const consumers = shareConsumers();
@@ -188,6 +189,20 @@ describe('ShareConsumer and transactions', () => {
         await send(committed.slice(5), 'commit');
       } finally {
         await producer.disconnect();
+      }
+      // commit() returns once the coordinator decided; it writes the marker after that, so plain records
+      // sent at once could land before it (seen: the marker at 22, not 17). Wait for it at offset 17.
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        await until(
+          'the last COMMIT marker at offset 17',
+          async () => Number((await admin.fetchTopicOffsets(topic))[0]?.high ?? 0),
+          (high) => high >= endOffset - plain.length,
+          20_000,
+        );
+      } finally {
+        await admin.disconnect();
       }
       await produce(
         topic,
