@@ -495,6 +495,31 @@ describe('PostgresSink against PostgreSQL', () => {
     expect(await rows(`SELECT id FROM "${table}"`)).toEqual([{ id: 1 }]);
   });
 
+  it('a database that does not exist, and upsert without the unique constraint ON CONFLICT needs, are retriable with the fix named', async () => {
+    const table = uniqueTable();
+    const nodb = await pgTask({
+      'connection.host': '127.0.0.1',
+      'connection.user': 'postgres',
+      'connection.database': `${table}_nodb`,
+      table,
+    });
+    tasks.push(nodb);
+    const missing: unknown = await nodb.task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+    expect(isRetriableError(missing)).toBe(true);
+    expect(missing).toMatchObject({ message: expect.stringContaining('SQLSTATE 3D000') });
+    expect(missing).toMatchObject({ message: expect.stringContaining('the database does not exist') });
+
+    await admin.query(`CREATE TABLE "${table}" (id int, name text)`);
+    const { task, errant } = await start({ table, 'insert.mode': 'upsert', 'pk.fields': 'id' });
+    const noConstraint: unknown = await task.put([rec({ id: 1, name: 'a' })]).catch((e: unknown) => e);
+    expect(isRetriableError(noConstraint)).toBe(true);
+    expect(noConstraint).toMatchObject({ message: expect.stringContaining('SQLSTATE 42P10') });
+    expect(errant).toEqual([]);
+    await admin.query(`ALTER TABLE "${table}" ADD PRIMARY KEY (id)`);
+    await task.put([rec({ id: 1, name: 'a' })]);
+    expect(await rows(`SELECT id, name FROM "${table}"`)).toEqual([{ id: 1, name: 'a' }]);
+  });
+
   it('a missing table without auto.create is retriable, naming the fix; creating it heals the next put', async () => {
     const table = uniqueTable();
     const { task, errant } = await start({ table });
