@@ -149,10 +149,11 @@ export class ShareTaskRunner {
     this.wakeFetch?.();
     await this.loop;
     const batches = this.core.batches;
+    // a batch waiting to retry is not a running put: released now, not after the grace time (as classic)
+    this.core.stopRetries();
     const deadline = Date.now() + (this.o.shutdownGraceMs ?? 5000);
     while (batches.size > 0 && Date.now() < deadline)
       await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
-    this.core.stopRetries();
     for (const b of batches.values()) b.actor.send({ type: 'SHUTDOWN' });
     while (batches.size > 0) await sleep(20);
     await this.o.consumer.close();
@@ -168,7 +169,16 @@ export class ShareTaskRunner {
       }
       const wait = this.backoff.remainingMs();
       if (wait > 0) {
-        await sleep(wait);
+        // woken by stop() (and by finished batches: the loop then looks at the backoff again), so a stop
+        // never waits out a backoff of up to errors.retry.delay.max.ms
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.wakeFetch = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeFetch = undefined;
         continue;
       }
       const polledAt = this.o.supervisor.now();

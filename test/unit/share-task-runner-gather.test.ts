@@ -7,65 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { ShareTaskRunner } from '../../src/actors/share-task-runner.js';
 import { LockSupervisor } from '../../src/actors/supervisor.js';
 import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
-import type { PartitionAckResult, ShareConsumer, ShareRecord } from '../../src/kafka/share/share-consumer.js';
+import type { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
 import type { PutPool } from '../../src/pool/put-pool.js';
-import type { PutResult } from '../../src/pool/protocol.js';
+import { BATCH, BacklogConsumer, HeldPool } from './share-task-runner-fakes.js';
 
 const logger = pino({ level: 'silent' });
-const BATCH = 10;
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 };
-
-/** Serves `batches` batches of BATCH records at once, then empty answers after 5 ms. */
-class BacklogConsumer {
-  readonly acquisitionLockTimeoutMs = 30_000;
-  readonly acks: string[] = [];
-  polls = 0;
-  constructor(private readonly batches: number) {}
-  async subscribe(): Promise<void> {}
-  async renewSupported(): Promise<boolean> {
-    return false;
-  }
-  poll(): Promise<ShareRecord[]> {
-    const n = this.polls++;
-    if (n >= this.batches) return new Promise((resolve) => setTimeout(() => resolve([]), 5));
-    return Promise.resolve(
-      Array.from({ length: BATCH }, (_, i) => ({
-        topic: 't',
-        partition: 0,
-        offset: n * BATCH + i,
-        timestamp: 0,
-        timestampType: 'CreateTime' as const,
-        key: null,
-        value: null,
-        headers: [],
-        deliveryCount: 1,
-      })),
-    );
-  }
-  acknowledge(records: readonly ShareRecord[], type: string): Promise<PartitionAckResult[]> {
-    const offsets = records.map((r) => r.offset);
-    this.acks.push(`${type} ${offsets[0]}..${offsets.at(-1)}`);
-    return Promise.resolve([{ topic: 't', partition: 0, type, offsets, error: null } as PartitionAckResult]);
-  }
-  async close(): Promise<void> {}
-}
-
-/** Puts that end when the test says, with the result it gives. */
-class HeldPool {
-  readonly puts: Array<{ first: number; count: number; end: (r: Partial<PutResult>) => void }> = [];
-  put(_task: unknown, records: readonly { offset: number }[]): Promise<PutResult> {
-    return new Promise((resolve) => {
-      const stats = { durationMs: 1, convertMs: 0, converterFailures: [], threadId: 1, taskStarted: false };
-      this.puts.push({
-        first: records[0]!.offset,
-        count: records.length,
-        end: (r) => resolve({ kind: 'ok', ...stats, ...r } as PutResult),
-      });
-    });
-  }
-}
 
 describe('ShareTaskRunner: batches gather for the next put', () => {
   it('a put carries the batches fetched while the previous one ran, up to max.poll.records', async () => {
