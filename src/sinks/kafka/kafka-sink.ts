@@ -17,7 +17,7 @@ import { ConfigError } from '../../errors.js';
 import '../../kafka/kafkajs-request-queue.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { KAFKA_SINK_CONFIG, kafkaSinkSettings, type KafkaSinkSettings } from './config.js';
-import { explainTargetError } from './target-errors.js';
+import { errorChain, explainTargetError } from './target-errors.js';
 
 const VERSION = '0.1.0';
 
@@ -238,19 +238,8 @@ function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function causes(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let e = error; e !== undefined && e !== null && chain.length < 10;) {
-    chain.push(e);
-    e =
-      (e as { cause?: unknown; originalError?: unknown }).cause ??
-      (e as { originalError?: unknown }).originalError;
-  }
-  return chain;
-}
-
 function isRecordError(error: unknown): boolean {
-  return causes(error).some((e) => RECORD_ERRORS.has(String((e as { type?: unknown }).type)));
+  return errorChain(error).some((e) => RECORD_ERRORS.has(String((e as { type?: unknown }).type)));
 }
 
 /**
@@ -258,7 +247,7 @@ function isRecordError(error: unknown): boolean {
  * non-retriable connect error) once its own retries are spent; the batch may still succeed later.
  */
 function isRetriable(error: unknown): boolean {
-  return causes(error).some((e) => {
+  return errorChain(error).some((e) => {
     const { name, retriable } = e as { name?: unknown; retriable?: unknown };
     return (
       retriable === true ||

@@ -1,12 +1,13 @@
 /**
  * What the target cluster's errors mean for the person running the sink, for the errors that are not
  * about the records. The target refusing the sink's producer itself: who it is (SASL authentication)
- * or what it may do (ACLs). kafkajs marks these non-retriable, and a non-retriable put REJECTs its batch in share
- * mode, so a wrong password or a missing ACL on the target would archive the records, which are fine:
- * the client is what is wrong. The sink reports them as retriable instead (a TLS failure, which kafkajs
- * reports as a connection error, already is): the records stay locked and are put again, a grant
- * heals the task where it runs, and fixed credentials take a restart, which releases the records.
- * A target topic that does not exist is retriable in kafkajs already; its message only lacks the name.
+ * or what it may do (ACLs). kafkajs marks these non-retriable, and a non-retriable put REJECTs its
+ * batch in share mode, so a wrong password or a missing ACL on the target would archive the records,
+ * which are fine: the client is what is wrong. The sink reports them as retriable instead (a TLS
+ * failure, which kafkajs reports as a connection error, already is): the records stay locked and are
+ * put again, a grant heals the task where it runs, and fixed credentials take a restart, which
+ * releases the records. A target topic that does not exist is retriable in kafkajs already; its
+ * message only lacks the name.
  */
 import type { KafkaSecurity } from '../../kafka/security/index.js';
 import { RETRIED_NOT_REJECTED as KEPT } from '../retried-not-rejected.js';
@@ -26,8 +27,8 @@ const SASL_TYPES = new Set([
   'ILLEGAL_SASL_STATE',
 ]);
 
-/** The error and what it wraps (`cause`, kafkajs's `originalError`). */
-function chain(error: unknown): unknown[] {
+/** The error and what it wraps (`cause`, kafkajs's `originalError`), outermost first. */
+export function errorChain(error: unknown): unknown[] {
   const out: unknown[] = [];
   for (let e = error; e !== undefined && e !== null && out.length < 10;) {
     out.push(e);
@@ -53,7 +54,7 @@ function who(security: KafkaSecurity): string {
  * (then the caller makes it retriable) or missing a topic; undefined for anything else.
  */
 export function explainTargetError(error: unknown, target: TargetIdentity): string | undefined {
-  const errors = chain(error);
+  const errors = errorChain(error);
   const at = target.brokers.join(',');
   if (errors.some((e) => field(e, 'type') === 'UNKNOWN_TOPIC_OR_PARTITION')) {
     const topics = target.topics.join(', ');
