@@ -17,8 +17,8 @@ export function jsonEnvelopeNotices(config: Pick<ConnectorConfig, 'converters' |
     if (!JSON_CONVERTERS.has(spec.className) || spec.props['schemas.enable'] !== undefined) continue;
     const lost =
       config.groupProtocol === 'share'
-        ? 'fails conversion: the task fails and, in share mode, those records are REJECTed (archived, or sent to the group’s dead-letter topic)'
-        : 'fails conversion, and the task fails';
+        ? 'fails conversion: in share mode those records are REJECTed (archived, or sent to the group’s dead-letter topic), and with errors.tolerance=none the task fails'
+        : 'fails conversion, and with errors.tolerance=none the task fails';
     notices.push(
       `${part}.converter is JsonConverter with schemas.enable=true (its default, as in Connect; also what a ` +
         `worker without ${part}.converter gets): each ${part} must be a {"schema", "payload"} envelope. Plain JSON ${lost}. ` +

@@ -11,13 +11,13 @@ describe('the JsonConverter envelope notice', () => {
     expect(said).toHaveLength(2);
     expect(said[0]).toMatch(/^key\.converter is JsonConverter with schemas\.enable=true/);
     expect(said[1]).toMatch(/^value\.converter is JsonConverter with schemas\.enable=true/);
-    expect(said[1]).toContain('in share mode, those records are REJECTed');
+    expect(said[1]).toContain('in share mode those records are REJECTed');
     expect(said[1]).toContain('set value.converter.schemas.enable=false');
   });
 
   it('classic mode says the task fails, not that records are rejected', () => {
     const [value] = notices('classic', { 'key.converter': 'StringConverter' });
-    expect(value).toContain('fails conversion, and the task fails.');
+    expect(value).toContain('fails conversion, and with errors.tolerance=none the task fails.');
     expect(value).not.toContain('REJECT');
   });
 
