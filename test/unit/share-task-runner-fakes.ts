@@ -1,5 +1,10 @@
 /** Fakes of a share consumer and a put pool for ShareTaskRunner unit tests. */
-import type { PartitionAckResult, ShareRecord } from '../../src/kafka/share/share-consumer.js';
+import { pino } from 'pino';
+import { ShareTaskRunner, type ShareTaskRunnerOptions } from '../../src/actors/share-task-runner.js';
+import { LockSupervisor } from '../../src/actors/supervisor.js';
+import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
+import type { PartitionAckResult, ShareConsumer, ShareRecord } from '../../src/kafka/share/share-consumer.js';
+import type { PutPool } from '../../src/pool/put-pool.js';
 import type { PutResult } from '../../src/pool/protocol.js';
 
 export const BATCH = 10;
@@ -52,4 +57,21 @@ export class HeldPool {
       });
     });
   }
+}
+
+/** A runner of task `c-0` over the fakes, its supervisor on `clock`; `options` adds or replaces settings. */
+export function runnerOver(
+  consumer: BacklogConsumer,
+  pool: HeldPool,
+  options: Partial<ShareTaskRunnerOptions> = {},
+  clock: SimulatedClock = new SimulatedClock(),
+): ShareTaskRunner {
+  const logger = pino({ level: 'silent' });
+  return new ShareTaskRunner({
+    ...{ connector: 'c', taskId: 0, topics: ['t'], poolTask: { id: 'c-0', props: {} }, logger },
+    consumer: consumer as unknown as ShareConsumer,
+    pool: pool as unknown as PutPool,
+    supervisor: new LockSupervisor({ logger, clock, lockDurationMs: 30_000 }),
+    ...options,
+  });
 }

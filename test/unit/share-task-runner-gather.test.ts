@@ -2,16 +2,10 @@
  * While a task's put runs, the batches it fetches gather for its next put, up to max.poll.records
  * (ADR 0007); each batch of a put is still acknowledged on its own, with its own disposition.
  */
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ShareTaskRunner } from '../../src/actors/share-task-runner.js';
-import { LockSupervisor } from '../../src/actors/supervisor.js';
 import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
-import type { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
-import type { PutPool } from '../../src/pool/put-pool.js';
-import { BATCH, BacklogConsumer, HeldPool } from './share-task-runner-fakes.js';
+import { BATCH, BacklogConsumer, HeldPool, runnerOver } from './share-task-runner-fakes.js';
 
-const logger = pino({ level: 'silent' });
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 };
@@ -20,11 +14,7 @@ describe('ShareTaskRunner: batches gather for the next put', () => {
   it('a put carries the batches fetched while the previous one ran, up to max.poll.records', async () => {
     const consumer = new BacklogConsumer(6);
     const pool = new HeldPool();
-    const runner = new ShareTaskRunner({
-      ...{ connector: 'c', taskId: 0, topics: ['t'], poolTask: { id: 'c-0', props: {} }, logger },
-      consumer: consumer as unknown as ShareConsumer,
-      pool: pool as unknown as PutPool,
-      supervisor: new LockSupervisor({ logger, clock: new SimulatedClock(), lockDurationMs: 30_000 }),
+    const runner = runnerOver(consumer, pool, {
       maxInFlightBatches: 1,
       maxPollRecords: 25,
       errorsTolerance: 'all',
@@ -64,14 +54,7 @@ describe('ShareTaskRunner: batches gather for the next put', () => {
     // the consumer reports wall-clock send times (Date.now()), whatever clock the supervisor runs on
     const consumer = Object.assign(new BacklogConsumer(1), { acquiredAt: () => Date.now() - 31_000 });
     const pool = new HeldPool();
-    const runner = new ShareTaskRunner({
-      ...{ connector: 'c', taskId: 0, topics: ['t'], poolTask: { id: 'c-0', props: {} }, logger },
-      consumer: consumer as unknown as ShareConsumer,
-      pool: pool as unknown as PutPool,
-      supervisor: new LockSupervisor({ logger, clock, lockDurationMs: 30_000 }),
-      errorsTolerance: 'all',
-      shutdownGraceMs: 0,
-    });
+    const runner = runnerOver(consumer, pool, { errorsTolerance: 'all', shutdownGraceMs: 0 }, clock);
     await runner.start();
     await settle();
     clock.advance(1);
