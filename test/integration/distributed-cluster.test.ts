@@ -3,7 +3,7 @@
 // once each, its config changed, refused, fought over, read back by a restarted worker, and deleted.
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { KafkaTopicLog } from '../../src/distributed/herder/topic-log.js';
 import { createClassicKafka } from '../../src/kafka/classic-consumer.js';
 import { ids, produceIds } from '../faults/harness/records.js';
@@ -71,6 +71,14 @@ beforeAll(async () => {
   await createTopic(topic, { partitions: 3 });
   workers.push(...(await Promise.all(['A', 'B', 'C'].map((n) => startWorker(spec, n)))));
 }, 120_000);
+
+// a failure here is often a timing one across three processes: their own logs are what tells
+beforeEach(() => {
+  onTestFailed(() => {
+    for (const w of workers)
+      console.log(`--- worker ${w.name}, last log lines:\n${w.stderr().split('\n').slice(-80).join('\n')}`);
+  });
+});
 
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
