@@ -102,8 +102,16 @@ export function connectorKeyWarnings(connector: SinkConnector, config: Connector
  * a distributed worker when a connector is created or its config replaced through the REST API.
  */
 export async function reportConnectorNotes(log: Logger, config: ConnectorConfig): Promise<void> {
-  for (const w of await connectorKeyWarningsOf(config)) log.warn({ connector: config.name }, w);
-  for (const n of jsonEnvelopeNotices(config)) notice(log, { connector: config.name }, n);
+  const { warnings, notices } = await connectorNotes(config);
+  for (const w of warnings) log.warn({ connector: config.name }, w);
+  for (const n of notices) notice(log, { connector: config.name }, n);
+}
+
+/** What {@link reportConnectorNotes} says, for `sharesink validate` to print. */
+export async function connectorNotes(
+  config: ConnectorConfig,
+): Promise<{ warnings: string[]; notices: string[] }> {
+  return { warnings: await connectorKeyWarningsOf(config), notices: jsonEnvelopeNotices(config) };
 }
 
 /** {@link connectorKeyWarnings} after loading the connector's module; none when it cannot be loaded (the start reports that). */

@@ -4,6 +4,7 @@
  * SIGTERM / SIGINT: the tasks stop gracefully, the worker leaves the group (the others take its tasks
  * at once), the REST server closes; a second signal exits at once (130).
  */
+import { STOPPING_LINE } from './status-line.js';
 import type { Logger } from 'pino';
 import {
   compileDistributedConfig,
@@ -122,7 +123,7 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
   // leaving the group and stopping the tasks takes seconds: say so on a terminal, or it looks hung
   const sayStopping = interactive
     ? async () => {
-        process.stderr.write('sharesink: stopping gracefully (Ctrl-C again exits at once)\n');
+        process.stderr.write(STOPPING_LINE);
       }
     : undefined;
   stopOnSignals(w, exit, logger, sayStopping, async () => started.rest?.close());

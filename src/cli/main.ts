@@ -8,8 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
-import { checkConnectorCode, connectorKeyWarningsOf } from '../actors/connector-checks.js';
-import { jsonEnvelopeNotices } from '../config/converter-notices.js';
+import { checkConnectorCode, connectorNotes } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
 import { logLevelsFor } from '../observability/log-levels.js';
@@ -24,7 +23,7 @@ import { compileFiles } from './compile-files.js';
 import { runDistributed, type DistributedOptions } from './distributed.js';
 import { chooseLogLevel, createCliLogger, LOG_FORMATS, type LogFormat } from './cli-logger.js';
 import { showProgress } from './progress.js';
-import { StatusLine } from './status-line.js';
+import { STOPPING_LINE, StatusLine } from './status-line.js';
 
 const MACHINES = { batch: batchMachine, task: taskMachine, connector: connectorMachine } as const;
 
@@ -75,7 +74,7 @@ async function standalone(
   let rest: RestServer | undefined;
   stopOnSignals(w, finish, logger, async () => {
     // the graceful stop can take the put grace time: say so, or a terminal looks hung
-    statusLine?.printAbove('sharesink: stopping gracefully (Ctrl-C again exits at once)\n');
+    statusLine?.printAbove(STOPPING_LINE);
     await rest?.close();
   });
   if ((worker.listeners ?? []).length > 0) rest = await startRestServer(w, { logger });
@@ -133,8 +132,8 @@ async function validate(files: string[]): Promise<void> {
     process.stdout.write(
       `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,
     );
-    for (const w of [...c.warnings, ...(await connectorKeyWarningsOf(c)), ...jsonEnvelopeNotices(c)])
-      process.stdout.write(`  note: ${w}\n`);
+    const { warnings, notices } = await connectorNotes(c);
+    for (const w of [...c.warnings, ...warnings, ...notices]) process.stdout.write(`  note: ${w}\n`);
   }
 }
 

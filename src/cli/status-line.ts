@@ -4,6 +4,9 @@
  */
 
 /** What the status line needs of a terminal; process.stderr is one. */
+/** What a terminal sees when a signal starts the graceful stop, which can take seconds (both commands). */
+export const STOPPING_LINE = 'sharesink: stopping gracefully (Ctrl-C again exits at once)\n';
+
 export interface StatusTerminal {
   write(text: string): boolean;
   readonly columns?: number | undefined;

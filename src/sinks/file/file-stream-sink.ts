@@ -116,7 +116,7 @@ export class FileStreamSinkTask extends SinkTask {
         throw new RetriableError(`cannot open ${file}: ${(error as Error).message}`, { cause: error });
       }
     }
-    this.#file = file ?? 'stdout';
+    this.#file = file ?? '';
   }
 
   async put(records: readonly SinkRecord[]): Promise<void> {

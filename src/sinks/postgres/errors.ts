@@ -92,9 +92,9 @@ export function tableProblem(problem: string, fix: string): RetriableError {
 
 /**
  * What put() throws for a failure it does not handle itself: RetriableError for anything transient
- * (share mode RELEASEs the batch, classic mode retries it) and for the server refusing the user or
- * the table's shape (refusalHint), ConnectError for the rest (an error sharesink does not know), which
- * REJECTs the batch or fails the task.
+ * and for the server refusing the user or the table's shape (refusalHint), which both modes retry in
+ * place; ConnectError for the rest (an error sharesink does not know), which REJECTs the batch (share)
+ * or fails the task (classic).
  */
 export function toConnectError(error: unknown, what: string): Error {
   if (error instanceof ConnectError) return error;
