@@ -91,7 +91,15 @@ const Encoder = require('kafkajs/src/protocol/encoder.js') as new () => KafkajsE
  * A kafkajs logger writing to pino. kafkajs logs connection failures at ERROR; the cluster reconnects on its
  * own, so they become `warn`. kafkajs logs every request and response at DEBUG; those become `trace`, and
  * their `data` / `payload` (whole responses, record bytes) are dropped.
+ *
+ * A response that carries an error (`Response CreateTopics(key: 19, version: 3)`) is also `trace`: kafkajs
+ * throws that error to its caller, and sharesink's caller reports it with what to do, or knows it is the
+ * usual answer (TOPIC_ALREADY_EXISTS when two workers create the cluster's topics at once, a rebalance).
+ * At `warn` it showed a person "Topic creation errors" on a healthy first start.
  */
+/** kafkajs's per-response line, `Response <Api>(key: N, version: N)`. */
+const RESPONSE_LINE = /^Response \w+\(key: \d+/;
+
 export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLogger {
   const child = logger.child({ kafkajs: namespace });
   // kafkajs repeats fields the caller's logger may already bind (`broker` on a broker connection's
@@ -103,9 +111,11 @@ export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLog
     for (const key of bound) delete rest[key];
     return rest;
   };
+  const loud = (m: string, e: object | undefined): void =>
+    RESPONSE_LINE.test(m) ? child.trace(strip(e), m) : child.warn(strip(e), m);
   return {
-    error: (m, e) => child.warn(strip(e), m),
-    warn: (m, e) => child.warn(strip(e), m),
+    error: loud,
+    warn: loud,
     info: (m, e) => child.info(strip(e), m),
     debug: (m, e) => child.trace(strip(e), m),
     namespace: (ns) => kafkajsLogger(logger, ns),

@@ -1,7 +1,11 @@
 // Issue 15's operations endpoints on two `sharesink distributed` workers (real CLI, real broker): the
 // offsets of a connector stopped through A read and changed through B (a STOPPED connector runs on no
 // worker, so they come from the config topic), Connect's refusal while it is not STOPPED, and each
-// worker's /metrics and /admin/loggers covering its own tasks and loggers, and the live view's cluster panel.
+// worker's /metrics and /admin/loggers covering its own tasks and loggers, and the live view's cluster panel;
+// a connector created before its topic: its tasks fail, it does not, and a restart of the tasks heals it.
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, clusterSpec, startWorker, type DistributedWorkerRun } from './harness/distributed-workers.js';
 import { createTopic, deleteTopics, produce, uniqueName } from './harness/kafka.js';
@@ -9,6 +13,7 @@ import { until } from './harness/wait.js';
 
 const spec = clusterSpec('dist-ops');
 const topic = uniqueName('dist-ops-in');
+const lateTopic = uniqueName('dist-ops-late');
 const workers: DistributedWorkerRun[] = [];
 
 interface Status {
@@ -57,7 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
-  await deleteTopics([topic, spec.configTopic, spec.statusTopic]).catch(() => undefined);
+  await deleteTopics([topic, lateTopic, spec.configTopic, spec.statusTopic]).catch(() => undefined);
 });
 
 describe('distributed mode: operations endpoints', () => {
@@ -137,5 +142,61 @@ describe('distributed mode: operations endpoints', () => {
     const set = await api(B.url, 'PUT', '/admin/loggers/herder', { level: 'DEBUG' });
     expect(set.status).toBe(200);
     expect(set.json).toEqual(['herder']);
+  });
+
+  it('a connector created before its topic: its tasks FAIL, the connector stays RUNNING, a restart of the failed tasks heals it', async () => {
+    const [A, B] = workers as [DistributedWorkerRun, DistributedWorkerRun];
+    const file = path.join(tmpdir(), `${lateTopic}.txt`);
+    const lateStatus = async () =>
+      (await api(A.url, 'GET', '/connectors/late/status')).json as
+        (Status & { tasks: Array<{ trace?: string }> }) | undefined;
+    const created = await until(
+      'late created',
+      () =>
+        api(B.url, 'POST', '/connectors', {
+          name: 'late',
+          config: {
+            'connector.class': 'FileStreamSink',
+            file,
+            topics: lateTopic,
+            'tasks.max': '2',
+            'consumer.override.group.protocol': 'share',
+            'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+          },
+        }),
+      (r) => r.status !== 409,
+      20_000,
+    );
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const failed = await until(
+      'both tasks of late FAILED',
+      lateStatus,
+      (st) => st?.tasks.length === 2 && st.tasks.every((t) => t.state === 'FAILED'),
+      30_000,
+    );
+    // one worker holds the connector and a task: before, its only task failing failed the connector too
+    expect(failed!.connector.state).toBe('RUNNING');
+    for (const t of failed!.tasks) expect(t.trace).toMatch(new RegExp(`topic ${lateTopic} does not exist`));
+
+    await createTopic(lateTopic, { partitions: 2 });
+    await produce(
+      lateTopic,
+      Array.from({ length: 10 }, (_, i) => ({ value: `late-${i}`, partition: i % 2 })),
+    );
+    const restart = await api(A.url, 'POST', '/connectors/late/restart?includeTasks=true&onlyFailed=true');
+    expect(restart.status, JSON.stringify(restart.json)).toBe(202);
+    await until(
+      'late tasks RUNNING',
+      lateStatus,
+      (st) => st?.connector.state === 'RUNNING' && st.tasks.every((t) => t.state === 'RUNNING'),
+      30_000,
+    );
+    const lines = await until(
+      'the 10 records in the file',
+      async () => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean),
+      (l) => l.length >= 10,
+      30_000,
+    );
+    expect(lines.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `late-${i}`).sort());
   });
 });

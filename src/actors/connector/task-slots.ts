@@ -63,7 +63,9 @@ export class TaskSlots {
   /**
    * Makes one task per config and starts them all; resolves once none is starting any more. Throws when
    * every task failed to start (a connector with no working task did not start). `only` (distributed
-   * mode) keeps the tasks whose ids it lists: the others run on other workers.
+   * mode) keeps the tasks whose ids it lists: the others run on other workers. There this worker's tasks
+   * failing is not the connector failing: they show FAILED, each with its trace, and a restart of the
+   * tasks starts them again, as in Connect, where the connector stays RUNNING.
    */
   async start(
     factory: TaskFactory,
@@ -81,7 +83,7 @@ export class TaskSlots {
     for (const t of this.slots) t.actor.send({ type: 'ASSIGN' });
     await Promise.all(this.slots.map((t) => leftStarting(t.actor)));
     const failed = this.slots.filter((t) => t.actor.getSnapshot().value === 'failed');
-    if (failed.length === this.slots.length && failed.length > 0) {
+    if (only === undefined && failed.length === this.slots.length && failed.length > 0) {
       throw new Error(
         `${this.o.connector}: every task failed to start: ${failed[0]!.actor.getSnapshot().context.error}`,
       );

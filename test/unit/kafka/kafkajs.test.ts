@@ -70,6 +70,25 @@ describe('kafkajs adapter', () => {
     expect(lines[1]).not.toHaveProperty('payload');
   });
 
+  it('keeps an error response at trace: kafkajs throws it to the caller, which reports it', () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'trace' },
+      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
+    );
+    const k = kafkajsLogger(logger).namespace('Connection');
+    // what two distributed workers starting at once saw: one of them lost the race to create the topics
+    k.error('Response CreateTopics(key: 19, version: 3)', { error: 'Topic creation errors', size: 110 });
+    k.warn('Response Produce(key: 0, version: 7)', { error: 'Cluster authorization failed' });
+    k.error('Connection timeout', { broker: 'b:1' });
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [10, 'Response CreateTopics(key: 19, version: 3)'],
+      [10, 'Response Produce(key: 0, version: 7)'],
+      [40, 'Connection timeout'],
+    ]);
+    expect(lines[0]).toMatchObject({ error: 'Topic creation errors' });
+  });
+
   it('registers snappy / lz4 / zstd in kafkajs CompressionCodecs for classic mode', async () => {
     registerKafkajsCompressionCodecs();
     const { CompressionCodecs, CompressionTypes } = require('kafkajs') as {
