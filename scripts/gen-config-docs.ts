@@ -114,7 +114,7 @@ Invalid configuration (2 problems):
 \`\`\`
 
 **Warnings** (\`validate\` prints them as \`note:\`) point at settings that do nothing here: worker
-keys sharesink does not read (\`plugin.path\`, \`offset.storage.file.filename\`, ...), consumer settings
+keys sharesink does not read (\`plugin.discovery\`, \`offset.storage.file.filename\`, ...), consumer settings
 without a share-mode meaning, share settings in classic mode, misspelt \`share.*\` keys.
 
 Durations are integers in milliseconds, as in Connect. Timer-like ones stop at 2147483647 ms

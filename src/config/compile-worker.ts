@@ -102,6 +102,7 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     shutdownGraceMs: values['task.shutdown.graceful.timeout.ms'],
     lagPollIntervalMs: values['metrics.lag.poll.interval.ms'],
     listeners: values['listeners'],
+    pluginPath: values['plugin.path'],
     rest: rest.security,
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],
     logLevel: values['log.level']?.toLowerCase(),

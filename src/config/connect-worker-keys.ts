@@ -38,9 +38,9 @@ const RULES: readonly Rule[] = [
     reason: OFFSETS,
   },
   {
-    keys: ['plugin.path', 'plugin.discovery'],
+    keys: ['plugin.discovery'],
     reason:
-      'connectors, converters and transforms are Node modules named where they are used (connector.class, key.converter / value.converter, transforms.<alias>.type: a built-in name, a path or an npm package); no plugin directory is scanned',
+      'connectors, converters and transforms are Node modules named where they are used (connector.class, key.converter / value.converter, transforms.<alias>.type: a built-in name, a path or an npm package); no plugin directory is scanned (plugin.path only says which connector modules the REST API may name)',
   },
   {
     keys: ['internal.key.converter', 'internal.value.converter'],

@@ -50,6 +50,11 @@ export interface WorkerConfig {
    * no authentication.
    */
   readonly rest?: RestSecurity;
+  /**
+   * `plugin.path`: directories whose connector modules a REST request may name as `connector.class`.
+   * Optional so that hand-built WorkerConfigs in tests need not list it: absent means none.
+   */
+  readonly pluginPath?: readonly string[];
   /** `log.level`, lower-cased; undefined leaves the choice to the embedder (the CLI: its own default). */
   readonly logLevel?: string;
   /** The raw properties, for connectors that read worker settings (config provider references resolved). */

@@ -129,6 +129,15 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
       "Where the REST API (Connect's endpoints, `/metrics`, `/health`, the live view of the machines at `/machines`) listens, in Connect's form, e.g. `http://127.0.0.1:8083`, or `https://host:port` with the `listeners.https.ssl.*` keys. An empty host (`http://:8083`) binds loopback only; write `0.0.0.0` for every interface. Default: empty, no server, so an embedding process opens no port it did not ask for. See docs/rest-api.md and docs/security.md.",
   })
   .define({
+    name: 'plugin.path',
+    type: 'list',
+    default: [],
+    importance: 'low',
+    group,
+    documentation:
+      "Directories of connector modules that a REST request may name as `connector.class` (`POST /connectors`, `PUT /connectors/{name}/config`, validate, `/config`): a path or `file:` URL to a file under one of them, or an npm package installed under one. Connect's `plugin.path`, for Node modules: the REST API never imports a module of the request's choosing, so without it only the built-in sinks and the classes of running connectors can be named. In distributed mode every worker needs the same modules at the same paths. Connector files on the command line (`standalone`, `validate`) may name any module.",
+  })
+  .define({
     name: 'bootstrap.timeout.ms',
     type: 'long',
     default: 30000,

@@ -123,7 +123,10 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
     )
     .add('GET', '/connector-plugins/:plugin/config', async (req) => {
       const name = req.params['plugin']!;
-      const keys = await pluginConfig(name, running());
+      const keys = await pluginConfig(name, {
+        running: running(),
+        pluginPath: (worker.config as WorkerConfig).pluginPath ?? [],
+      });
       if (keys === undefined)
         throw notFound(`Unknown plugin ${name}. Listed plugins: GET /connector-plugins?connectorsOnly=false`);
       return json(keys);

@@ -105,7 +105,9 @@ async function mustValidate(w: DistributedWorker, config: Record<string, string>
     throw badRequest(
       'Connector config is invalid and contains the following 1 error(s):\nconnector.class: required, and missing',
     );
-  const result = await validateConfig(cls, config, w.config);
+  // the cluster's own connectors may be named again (a config update), as the standalone worker's running ones
+  const cluster = w.started ? w.herder.state.connectors.map((c) => c.config['connector.class'] ?? '') : [];
+  const result = await validateConfig(cls, config, w.config, cluster);
   if (result.error_count === 0) return;
   // some validators' messages already start with the key: said once
   // an unknown connector.class is reported by the config check and by the plugin lookup: the first says

@@ -19,6 +19,7 @@ import {
   BUILTIN_TRANSFORMS,
 } from '../connect/transforms/builtins.js';
 import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from '../config/converter-names.js';
+import { onPluginPath } from './plugin-path.js';
 
 export type PluginType = 'sink' | 'converter' | 'header_converter' | 'transformation' | 'predicate';
 
@@ -89,9 +90,33 @@ function builtinConnectorClasses(): string[] {
   return out;
 }
 
-/** A connector class this worker may load for a request: a built-in name or a running connector's class. */
-export function isKnownConnector(name: string, running: readonly string[]): boolean {
-  return BUILTIN_CONNECTORS[name] !== undefined || running.includes(name);
+/** What a worker may load for a REST request besides its built-ins. */
+export interface LoadableConnectors {
+  /** The `connector.class` of every connector this worker (or cluster) runs. */
+  readonly running: readonly string[];
+  /** The worker's `plugin.path` directories. */
+  readonly pluginPath: readonly string[];
+}
+
+/**
+ * A connector class this worker may load for a request: a built-in name, a running connector's class,
+ * or a module under `plugin.path`.
+ */
+export function isKnownConnector(name: string, loadable: LoadableConnectors): boolean {
+  return (
+    BUILTIN_CONNECTORS[name] !== undefined ||
+    loadable.running.includes(name) ||
+    onPluginPath(name, loadable.pluginPath)
+  );
+}
+
+/** Why {@link isKnownConnector} said no, with what would make it say yes. */
+export function unknownConnectorMessage(name: string, pluginPath: readonly string[]): string {
+  const where =
+    pluginPath.length === 0
+      ? 'plugin.path is not set in the worker file'
+      : `plugin.path is ${pluginPath.join(',')}`;
+  return `${name} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins), the connector.class of a running connector, or a module under a plugin.path directory (${where}; add the directory that holds the module to plugin.path on every worker, or check the module with sharesink validate)`;
 }
 
 async function connectorVersion(connectorClass: string): Promise<string> {
@@ -142,13 +167,13 @@ export async function listPlugins(
  */
 export async function pluginConfig(
   name: string,
-  running: readonly string[],
+  loadable: LoadableConnectors,
 ): Promise<ConfigKeyInfo[] | undefined> {
   const transform = BUILTIN_TRANSFORMS.get(name) ?? BUILTIN_PREDICATES.get(name);
   if (transform !== undefined)
     return transform.def.configKeys().map((k) => configKeyInfo(k as ConfigKey, -1));
   if (BUILTIN_HEADER_CONVERTERS.includes(name)) return [];
-  if (!isKnownConnector(name, running)) return undefined;
+  if (!isKnownConnector(name, loadable)) return undefined;
   const module = await loadConnectorModule(resolveConnectorModule(name));
   return new module.connector()
     .config()

@@ -10,9 +10,14 @@ import { CONNECTOR_CONFIG_DEF } from '../config/connector-def.js';
 import { validateConnectorConfig } from '../config/compile-connector.js';
 import type { WorkerConfig } from '../config/types.js';
 import { badRequest } from './errors.js';
-import { configKeyInfo, isKnownConnector, type ConfigKeyInfo } from './plugin-catalog.js';
+import {
+  configKeyInfo,
+  isKnownConnector,
+  unknownConnectorMessage,
+  type ConfigKeyInfo,
+} from './plugin-catalog.js';
 
-export { listPlugins, pluginConfig, type PluginInfo } from './plugin-catalog.js';
+export { listPlugins, pluginConfig, type LoadableConnectors, type PluginInfo } from './plugin-catalog.js';
 
 interface ConfigValueInfo {
   definition: ConfigKeyInfo;
@@ -92,11 +97,11 @@ export async function validateConfig(
   const problems = byKey(check.problems);
   const keys: ConfigKey[] = [...CONNECTOR_CONFIG_DEF.configKeys()];
   try {
-    // a module no running connector uses is not imported for a request: that would run its code
-    if (!isKnownConnector(full['connector.class'], running))
-      throw new Error(
-        `${full['connector.class']} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins) or the connector.class of a running connector (check other modules with sharesink validate)`,
-      );
+    // a module no running connector uses, outside plugin.path, is not imported for a request: that
+    // would run code of the request's choosing
+    const pluginPath = worker.pluginPath ?? [];
+    if (!isKnownConnector(full['connector.class'], { running, pluginPath }))
+      throw new Error(unknownConnectorMessage(full['connector.class'], pluginPath));
     const module = await loadConnectorModule(resolveConnectorModule(full['connector.class']));
     const connector = new module.connector();
     keys.push(...connector.config().configKeys());

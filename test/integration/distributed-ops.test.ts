@@ -2,16 +2,19 @@
 // offsets of a connector stopped through A read and changed through B (a STOPPED connector runs on no
 // worker, so they come from the config topic), Connect's refusal while it is not STOPPED, and each
 // worker's /metrics and /admin/loggers covering its own tasks and loggers, and the live view's cluster panel;
-// a connector created before its topic: its tasks fail, it does not, and a restart of the tasks heals it.
-import { readFile } from 'node:fs/promises';
+// a connector created before its topic: its tasks fail, it does not, and a restart of the tasks heals it;
+// a connector module of the user's own, under plugin.path, created over REST.
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './harness/broker.js';
 import { api, clusterSpec, startWorker, type DistributedWorkerRun } from './harness/distributed-workers.js';
 import { createTopic, deleteTopics, produce, uniqueName } from './harness/kafka.js';
 import { until } from './harness/wait.js';
 
-const spec = clusterSpec('dist-ops');
+const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'connectors');
+const spec = clusterSpec('dist-ops', [`plugin.path=${FIXTURES}`]);
 const topic = uniqueName('dist-ops-in');
 const lateTopic = uniqueName('dist-ops-late');
 const workers: DistributedWorkerRun[] = [];
@@ -198,5 +201,51 @@ describe('distributed mode: operations endpoints', () => {
       30_000,
     );
     expect(lines.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `late-${i}`).sort());
+  });
+
+  it('a connector module of your own: created over REST from under plugin.path; refused outside it, naming plugin.path', async () => {
+    const [A, B] = workers as [DistributedWorkerRun, DistributedWorkerRun];
+    const events = path.join(spec.dir, 'custom-events.jsonl');
+    const config = (cls: string) => ({
+      'connector.class': cls,
+      topics: topic,
+      'tasks.max': '2',
+      'consumer.override.group.protocol': 'share',
+      'share.group.share.auto.offset.reset': 'earliest',
+      'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+      'events.file': events,
+    });
+    const outside = path.join(spec.dir, 'outside-sink.mjs');
+    await writeFile(outside, 'export default {};\n');
+    const refused = await api(A.url, 'POST', '/connectors', { name: 'outside', config: config(outside) });
+    expect(refused.status).toBe(400);
+    expect((refused.json as { message: string }).message).toContain(`plugin.path is ${FIXTURES}`);
+
+    const created = await until(
+      'custom created',
+      () =>
+        api(B.url, 'POST', '/connectors', { name: 'custom', config: config(path.join(FIXTURES, 'ok.ts')) }),
+      (r) => r.status !== 409,
+      20_000,
+    );
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const values = await until(
+      'the 20 records put by the custom connector',
+      async () =>
+        (await readFile(events, 'utf8').catch(() => ''))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { event: string; records?: Array<{ value: unknown }> })
+          .flatMap((e) => (e.event === 'put' ? (e.records ?? []).map((r) => String(r.value)) : [])),
+      (v) => new Set(v).size >= 20,
+      30_000,
+    );
+    expect([...new Set(values)].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `r-${i}`).sort());
+    // its config can be changed over REST too (the class is now the cluster's own)
+    const updated = await api(A.url, 'PUT', '/connectors/custom/config', {
+      ...config(path.join(FIXTURES, 'ok.ts')),
+      'tasks.max': '1',
+    });
+    expect(updated.status, JSON.stringify(updated.json)).toBe(200);
   });
 });

@@ -33,7 +33,6 @@ describe('Kafka Connect worker settings sharesink does not use', () => {
     expect(check.unused.map((u) => u.key)).toEqual([
       'offset.storage.file.filename',
       'offset.flush.interval.ms',
-      'plugin.path',
       'plugin.discovery',
       'internal.key.converter',
       'internal.value.converter.schemas.enable',
@@ -42,7 +41,9 @@ describe('Kafka Connect worker settings sharesink does not use', () => {
     ]);
     const why = Object.fromEntries(check.unused.map((u) => [u.key, u.reason]));
     expect(why['offset.flush.interval.ms']).toContain('acknowledged to the share group');
-    expect(why['plugin.path']).toContain('no plugin directory is scanned');
+    expect(why['plugin.discovery']).toContain('no plugin directory is scanned');
+    // plugin.path is read: the connector modules the REST API may name
+    expect(check.config?.pluginPath).toEqual(['/usr/local/share/java']);
     expect(why['internal.key.converter']).toContain('removed from Kafka Connect in 3.0');
     // REST is off (no listeners): the REST keys say so
     expect(why['rest.port']).toContain('listeners is not set, so there is no REST API at all');
@@ -62,13 +63,13 @@ describe('Kafka Connect worker settings sharesink does not use', () => {
     const line = describeUnusedSettings(
       unusedConnectSettings({
         'offset.storage.file.filename': 'x',
-        'plugin.path': 'y',
+        'plugin.discovery': 'y',
         'offset.flush.interval.ms': '1',
       }),
     );
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toMatch(
-      /^offset\.storage\.file\.filename, offset\.flush\.interval\.ms: sharesink runs sink connectors only.*; plugin\.path: connectors, converters/,
+      /^offset\.storage\.file\.filename, offset\.flush\.interval\.ms: sharesink runs sink connectors only.*; plugin\.discovery: connectors, converters/,
     );
   });
 
@@ -146,7 +147,7 @@ describe('Worker start', () => {
     expect(unused).toHaveLength(1);
     expect(unused[0]!['level']).toBe(30);
     expect(unused[0]!['settings']).toEqual(config.unused!.map((u) => u.key));
-    expect(String(unused[0]!['msg'])).toContain('plugin.path, plugin.discovery: connectors, converters');
+    expect(String(unused[0]!['msg'])).toContain('; plugin.discovery: connectors, converters');
     const warns = lines.filter((l) => l['level'] === 40).map((l) => l['msg']);
     expect(warns).toEqual([
       'pool.thread: not a sharesink worker setting; ignored (did you mean pool.threads?)',

@@ -21,6 +21,7 @@ describe('compileWorkerConfig', () => {
       shutdownGraceMs: 5000,
       lagPollIntervalMs: 30_000,
       listeners: [],
+      pluginPath: [],
       // no TLS, no authentication, /health exempt (were authentication set)
       rest: { auth: { exemptPaths: ['/health'] } },
       bootstrapTimeoutMs: 30_000,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import { startRestServer, type RestServer } from '../../../src/rest/server.js';
 import { FakeConnector, fakeWorker } from './fake-worker.js';
 
@@ -171,8 +172,66 @@ describe('PUT /connector-plugins/{plugin}/config/validate', () => {
     };
     const errors = body.configs.find((c) => c.value.name === 'connector.class')!.value.errors;
     expect(errors).toContain(
-      `${href} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins) or the connector.class of a running connector (check other modules with sharesink validate)`,
+      `${href} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins), the connector.class of a running connector, or a module under a plugin.path directory (plugin.path is not set in the worker file; add the directory that holds the module to plugin.path on every worker, or check the module with sharesink validate)`,
     );
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('plugin.path: connector modules a request may name', () => {
+  const fixtures = path.resolve('test/fixtures/connectors');
+  const ok = path.join(fixtures, 'ok.ts');
+  let withPath: RestServer;
+  beforeAll(async () => {
+    const w = fakeWorker([]);
+    Object.assign(w, {
+      config: compileWorkerConfig({
+        'bootstrap.servers': '127.0.0.1:9',
+        'pool.threads': '1',
+        'plugin.path': fixtures,
+      }),
+    });
+    withPath = await startRestServer(w, {
+      listener: 'http://127.0.0.1:0',
+      lookupClusterId: false,
+      logger: pino({ level: 'silent' }),
+    });
+  });
+  afterAll(async () => {
+    await withPath.close();
+  });
+  const at = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${withPath.url}${p}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json()) as unknown };
+  };
+  const classErrors = (json: unknown) =>
+    (json as { configs: Array<{ value: { name: string; errors: string[] } }> }).configs.find(
+      (c) => c.value.name === 'connector.class',
+    )!.value.errors;
+
+  it('validates a module under plugin.path with its own settings, and answers its /config', async () => {
+    const r = await at('PUT', `/connector-plugins/${encodeURIComponent(ok)}/config/validate`, {
+      name: 'x',
+      topics: 'orders',
+    });
+    expect(r.status).toBe(200);
+    expect(classErrors(r.json)).toEqual([]);
+    expect((await at('GET', `/connector-plugins/${encodeURIComponent(ok)}/config`)).status).toBe(200);
+  });
+
+  it('still refuses a module outside it, naming plugin.path, without importing it', async () => {
+    const href = pathToFileURL(stranger).href;
+    const r = await at('PUT', `/connector-plugins/${encodeURIComponent(href)}/config/validate`, {
+      name: 'x',
+      topics: 'orders',
+    });
+    expect(classErrors(r.json).join('\n')).toContain(`(plugin.path is ${fixtures};`);
+    const escape = `${fixtures}/../../../${path.relative(path.resolve('.'), stranger)}`;
+    expect((await at('GET', `/connector-plugins/${encodeURIComponent(escape)}/config`)).status).toBe(404);
     expect(existsSync(marker)).toBe(false);
   });
 });
