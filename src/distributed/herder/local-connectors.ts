@@ -134,6 +134,9 @@ export class LocalConnectors {
       const entry: Entry = { runtime, failure: undefined, version: w.version, tasks: w.tasks };
       this.#entries.set(name, entry);
       this.#log.info({ connector: name, tasks: w.tasks }, 'starting tasks assigned here');
+      // a PAUSED connector's tasks come up paused, as Connect's: paused once started, they could
+      // fetch and put records in between (after a rebalance, a config change or a worker restart)
+      if (w.target === 'PAUSED') await runtime.pause();
       await runtime
         .start()
         .catch((err: Error) => this.#log.error({ err, connector: name }, 'connector failed to start'));

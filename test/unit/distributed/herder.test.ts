@@ -38,8 +38,11 @@ class FakeRuntime implements LocalRuntime {
     readonly config: ConnectorConfig,
     public ids: readonly number[],
   ) {}
+  /** start and pause, in order: a paused connector's tasks must come up paused, not be paused later. */
+  readonly calls: string[] = [];
   start() {
-    this.state = 'RUNNING';
+    this.calls.push('start');
+    this.state = this.calls.includes('pause') ? 'PAUSED' : 'RUNNING';
     return Promise.resolve();
   }
   stop() {
@@ -47,6 +50,7 @@ class FakeRuntime implements LocalRuntime {
     return Promise.resolve();
   }
   pause() {
+    this.calls.push('pause');
     this.state = 'PAUSED';
     return Promise.resolve();
   }
@@ -196,6 +200,8 @@ describe('distributed herder (in-process group)', () => {
     expect(late.herder.state.connector('pg')?.targetState).toBe('PAUSED');
     expect(localTasks(late, 'pg')).toHaveLength(2);
     expect(late.herder.local.runtimes.every((r) => r.state === 'PAUSED')).toBe(true);
+    // paused before they started: started first, its tasks could fetch and put before the pause
+    for (const r of late.herder.local.runtimes) expect((r as FakeRuntime).calls[0]).toBe('pause');
     await expect(late.writes.setTargetState('pg', 'STARTED')).rejects.toMatchObject({ status: 409 });
   });
 
