@@ -10,7 +10,7 @@
  * offset, so a batch that is not resolved is fetched again: that is how a released batch comes back.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, EachBatchPayload } from 'kafkajs';
+import type { Consumer, ConsumerConfig, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
 import { classicConsumerSettings, createClassicKafka, isRejoinError } from '../kafka/classic-consumer.js';
@@ -59,6 +59,11 @@ export class ClassicTaskRunner {
   private running = false;
   private paused = false;
   private stopping: Promise<void> | undefined;
+  private starting: Promise<void> | undefined;
+  /** The latest consumer.run(), settled: kafkajs is not in the middle of a join. */
+  private joining: Promise<void> = Promise.resolve();
+  private restartTimer: NodeJS.Timeout | undefined;
+  private retriableCrash: Error | undefined;
   private failed: Error | undefined;
 
   constructor(options: ClassicTaskRunnerOptions) {
@@ -90,9 +95,19 @@ export class ClassicTaskRunner {
     return this.task.assignment;
   }
 
-  /** Joins the group and starts consuming; resolves once the first assignment is in. */
-  async start(): Promise<void> {
+  /**
+   * Joins the group and starts consuming; resolves once the first assignment is in, or early, with nothing
+   * running, once a stop() began (that stop tears down what start built). A crash kafkajs would not
+   * restart, such as a join the broker refuses, rejects it with the task's error.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.begin();
+    return this.starting;
+  }
+
+  private async begin(): Promise<void> {
     const { o } = this;
+    if (this.halted()) return;
     const kafka = createClassicKafka({ ...o, logger: this.log });
     const settings = classicConsumerSettings(o.groupId, o.consumer);
     if (settings.ignored.length > 0)
@@ -101,29 +116,67 @@ export class ClassicTaskRunner {
     this.maxPollRecords = settings.maxPollRecords;
     this.dlq = deadLetterQueueFor(kafka, o, this.log);
     await this.dlq?.start();
-    const consumer = kafka.consumer(settings.config);
+    if (this.halted()) return;
+    const consumer = kafka.consumer({
+      ...settings.config,
+      // kafkajs restarts a crashed consumer on a timer of its own, which a stop cannot see: a restart
+      // that fired could join the group after the stop. kafkajs asks here, for a retriable crash only
+      // (retriableCrash); onCrash restarts it instead.
+      retry: {
+        retries: 5,
+        restartOnFailure: (err) => {
+          this.retriableCrash = err;
+          return Promise.resolve(false);
+        },
+      },
+    });
     this.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, (e) => this.onAssignment(e.payload.memberAssignment));
-    consumer.on(consumer.events.CRASH, (e) => {
-      const { error, restart } = e.payload;
-      // a coordinator still loading at start-up is normal: kafkajs restarts, and it clears in seconds
-      if (restart && coordinatorWaitIn(error.message) !== undefined)
-        this.log.debug({ err: error.message }, 'consumer crashed; kafkajs restarts it');
-      else if (restart) this.log.warn({ err: error.message }, 'consumer crashed; kafkajs restarts it');
-      else this.fail(new TaskFailedError(`the consumer crashed: ${error.message}`, { cause: error }));
-    });
+    consumer.on(consumer.events.CRASH, (e) => this.onCrash(consumer, e.payload.error, settings.config));
     await consumer.connect();
+    if (this.halted()) return;
     const topics: (string | RegExp)[] = [...(o.topics ?? [])];
     if (o.topicsRegex !== undefined) topics.push(o.topicsRegex);
     await consumer.subscribe({ topics, fromBeginning: settings.fromBeginning });
+    if (this.halted()) return;
     this.running = true;
-    await consumer.run({
+    await this.run(consumer);
+    if (this.halted()) return;
+    this.log.info({ topics: topics.map(String), group: o.groupId }, 'classic task started');
+  }
+
+  /** A stop began: start() leaves the teardown to it. A failure meanwhile is start()'s error. */
+  private halted(): boolean {
+    if (this.failed) throw this.failed;
+    return this.stopping !== undefined;
+  }
+
+  /** kafkajs joins the group inside run(), which settles once the member joined or crashed. */
+  private run(consumer: Consumer): Promise<void> {
+    const run = consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: o.maxInFlightBatches ?? 4,
+      partitionsConsumedConcurrently: this.o.maxInFlightBatches ?? 4,
       eachBatch: (payload) => this.onBatch(payload),
     });
-    this.log.info({ topics: topics.map(String), group: o.groupId }, 'classic task started');
+    this.joining = run.catch(() => undefined);
+    return run;
+  }
+
+  /** kafkajs has left the group and disconnected by now; a retriable crash is restarted here. */
+  private onCrash(consumer: Consumer, error: Error, config: ConsumerConfig): void {
+    const retriable = this.retriableCrash === error;
+    this.retriableCrash = undefined;
+    if (this.stopping !== undefined || this.failed !== undefined)
+      return this.log.debug({ err: error.message }, 'consumer crashed; not restarted: the task is stopping');
+    if (!retriable) return this.fail(new TaskFailedError(crashReason(error, config), { cause: error }));
+    // a coordinator still loading at start-up is normal, and it clears in seconds
+    const quiet = coordinatorWaitIn(error.message) !== undefined;
+    this.log[quiet ? 'debug' : 'warn']({ err: error.message }, 'consumer crashed; restarting it');
+    const retryTime = (error as { retryTime?: number }).retryTime ?? 300; // as kafkajs waits
+    this.restartTimer = setTimeout(() => {
+      if (this.running) this.run(consumer).catch((err: Error) => this.onCrash(consumer, err, config));
+    }, retryTime);
   }
 
   /**
@@ -137,6 +190,7 @@ export class ClassicTaskRunner {
 
   private async shutdown(): Promise<void> {
     this.running = false;
+    clearTimeout(this.restartTimer);
     this.pauseAll();
     const batches = this.core.batches;
     this.core.stopRetries();
@@ -145,6 +199,9 @@ export class ClassicTaskRunner {
       await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
     for (const w of batches.values()) w.actor.send({ type: 'SHUTDOWN' });
     while (batches.size > 0) await sleep(20);
+    // kafkajs's stop cannot reach a member whose join is under way: that member would join after it
+    await this.starting?.catch(() => undefined);
+    await this.joining;
     await this.consumer
       ?.disconnect()
       .catch((err: Error) => this.log.warn({ err: err.message }, 'disconnect'));
@@ -159,8 +216,9 @@ export class ClassicTaskRunner {
     // a new version makes every pool thread diff it on its next put: close(revoked), open(assigned)
     this.task = { ...this.o.poolTask, assignment: { version: ++this.assignmentVersion, partitions } };
     this.log.info({ partitions: partitions.length, version: this.assignmentVersion }, 'partitions assigned');
-    // a paused task stays paused across rebalances, including for topics it did not own before
-    if (this.paused) this.pauseAll();
+    // a paused task stays paused across rebalances, including for topics it did not own before; a
+    // stopping one fetches nothing more while its stop waits for this join
+    if (this.paused || !this.running) this.pauseAll();
   }
 
   /** Stops fetching (kafkajs `pause`); batches already taken finish and commit. For REST pause. */
@@ -267,6 +325,7 @@ export class ClassicTaskRunner {
     if (this.failed) return;
     this.failed = err;
     this.running = false;
+    clearTimeout(this.restartTimer);
     this.log.error({ err: err.message }, 'classic task failed');
     this.pauseAll();
     const consumer = this.consumer;
@@ -380,4 +439,11 @@ export class ClassicTaskRunner {
       throw err;
     }
   }
+}
+
+/** The crash as the task's error; a join the broker refused names the setting to change. */
+function crashReason(error: Error, config: ConsumerConfig): string {
+  const why = `the consumer crashed: ${error.message}`;
+  if (errorCodeOf(error) !== 'INVALID_SESSION_TIMEOUT') return why;
+  return `${why}; the consumer's session.timeout.ms=${config.sessionTimeout} must be within the broker's group.min.session.timeout.ms and group.max.session.timeout.ms: change consumer.override.session.timeout.ms (or the worker's consumer.session.timeout.ms)`;
 }
