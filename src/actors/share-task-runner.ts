@@ -185,11 +185,12 @@ export class ShareTaskRunner {
       const records = await this.o.consumer.poll({ maxWaitMs: 1000 });
       if (records.length === 0) continue;
       // records may have waited for this poll (a shared member's answer in pieces): their locks run from
-      // the fetch. Its send time is wall-clock; the supervisor's clock gets the age, not the time.
+      // the fetch. Its send time is wall-clock; the supervisor's clock gets the age, not the time. Not the
+      // poll's start when the fetch is known: a poll can wait long before it fetches (a paused connector's
+      // gate), and records fetched at resume were taken for expired at once, and written a second time.
       const fetchedAt = this.o.consumer.acquiredAt?.(records);
       const now = this.o.supervisor.now();
-      const acquiredAt =
-        fetchedAt === undefined ? polledAt : Math.min(polledAt, now - (Date.now() - fetchedAt));
+      const acquiredAt = fetchedAt === undefined ? polledAt : now - (Date.now() - fetchedAt);
       const lock = this.o.consumer.acquisitionLockTimeoutMs;
       if (lock !== undefined && lock !== this.o.supervisor.lockDurationMs)
         this.o.supervisor.setLockDuration(lock);
