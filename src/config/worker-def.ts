@@ -135,7 +135,7 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'low',
     group,
     documentation:
-      "Directories of connector modules that a REST request may name as `connector.class` (`POST /connectors`, `PUT /connectors/{name}/config`, validate, `/config`): a path or `file:` URL to a file under one of them, or an npm package installed under one. Connect's `plugin.path`, for Node modules: the REST API never imports a module of the request's choosing, so without it only the built-in sinks and the classes of running connectors can be named. In distributed mode every worker needs the same modules at the same paths. Connector files on the command line (`standalone`, `validate`) may name any module.",
+      "Directories of connector modules that a REST request may name as `connector.class` (`POST /connectors`, `PUT /connectors/{name}/config`, validate, `/config`), and of the converter, transform and predicate modules its config names: a path or `file:` URL to a file under one of them, or an npm package installed under one. Connect's `plugin.path`, for Node modules: the REST API never imports a module of the request's choosing, so without it only the built-in sinks and the classes of running connectors can be named. In distributed mode every worker needs the same modules at the same paths. Connector files on the command line (`standalone`, `validate`) may name any module.",
   })
   .define({
     name: 'bootstrap.timeout.ms',

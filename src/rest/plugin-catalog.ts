@@ -110,13 +110,20 @@ export function isKnownConnector(name: string, loadable: LoadableConnectors): bo
   );
 }
 
+function pluginPathNow(pluginPath: readonly string[]): string {
+  return pluginPath.length === 0
+    ? 'plugin.path is not set in the worker file'
+    : `plugin.path is ${pluginPath.join(',')}`;
+}
+
 /** Why {@link isKnownConnector} said no, with what would make it say yes. */
 export function unknownConnectorMessage(name: string, pluginPath: readonly string[]): string {
-  const where =
-    pluginPath.length === 0
-      ? 'plugin.path is not set in the worker file'
-      : `plugin.path is ${pluginPath.join(',')}`;
-  return `${name} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins), the connector.class of a running connector, or a module under a plugin.path directory (${where}; add the directory that holds the module to plugin.path on every worker, or check the module with sharesink validate)`;
+  return `${name} is not a connector this worker has; accepted: a built-in sink (GET /connector-plugins), the connector.class of a running connector, or a module under a plugin.path directory (${pluginPathNow(pluginPath)}; add the directory that holds the module to plugin.path on every worker, or check the module with sharesink validate)`;
+}
+
+/** A converter, transform or predicate module a request names outside `plugin.path`. */
+export function outsidePluginPath(module: string, pluginPath: readonly string[]): string {
+  return `${module} is a module outside plugin.path (${pluginPathNow(pluginPath)}); over REST only built-ins and modules under a plugin.path directory are loaded: add the directory that holds it to plugin.path on every worker`;
 }
 
 async function connectorVersion(connectorClass: string): Promise<string> {

@@ -9,6 +9,8 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveConnectorModule } from '../connect/connector-module.js';
+import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from '../config/converter-names.js';
+import type { ConnectorConfig } from '../config/types.js';
 
 function real(path: string): string {
   try {
@@ -20,8 +22,8 @@ function real(path: string): string {
 }
 
 /** The file a `connector.class` would be imported from, or undefined when it cannot be resolved. */
-function moduleFile(connectorClass: string): string | undefined {
-  const specifier = resolveConnectorModule(connectorClass);
+function moduleFile(written: string): string | undefined {
+  const specifier = resolveConnectorModule(written);
   try {
     const url = specifier.startsWith('file:') ? specifier : import.meta.resolve(specifier);
     return url.startsWith('file:') ? fileURLToPath(url) : undefined;
@@ -35,11 +37,35 @@ function inside(dir: string, file: string): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-/** True when `connectorClass` resolves to a file under one of the `plugin.path` directories. */
-export function onPluginPath(connectorClass: string, pluginPath: readonly string[]): boolean {
+/** True when `specifier` (a `connector.class`, a converter, a transform) resolves to a file under one of the `plugin.path` directories. */
+export function onPluginPath(specifier: string, pluginPath: readonly string[]): boolean {
   if (pluginPath.length === 0) return false;
-  const file = moduleFile(connectorClass);
+  const file = moduleFile(specifier);
   if (file === undefined) return false;
   const target = real(file);
   return pluginPath.some((dir) => inside(real(resolve(dir)), target));
+}
+
+/**
+ * The modules a connector config names besides its connector: converters, transforms and predicates
+ * given by path or package, as `[key, module]`. Only keys the config sets: the worker's own defaults are
+ * the operator's, not a request's.
+ */
+export function otherModules(
+  written: Readonly<Record<string, string>>,
+  config: ConnectorConfig,
+): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const part of ['key', 'value', 'header'] as const) {
+    const key = `${part}.converter`;
+    const name = written[key]?.trim();
+    if (name === undefined || name === '') continue;
+    const builtin = part === 'header' ? BUILTIN_HEADER_CONVERTERS : BUILTIN_VALUE_CONVERTERS;
+    if (!builtin.includes(name) && !name.startsWith('org.apache.kafka.')) out.push([key, name]);
+  }
+  for (const t of config.transforms.transforms)
+    if (t.module !== undefined) out.push([`transforms.${t.alias}.type`, t.module]);
+  for (const p of config.transforms.predicates)
+    if (p.module !== undefined) out.push([`predicates.${p.alias}.type`, p.module]);
+  return out;
 }

@@ -13,9 +13,11 @@ import { badRequest } from './errors.js';
 import {
   configKeyInfo,
   isKnownConnector,
+  outsidePluginPath,
   unknownConnectorMessage,
   type ConfigKeyInfo,
 } from './plugin-catalog.js';
+import { onPluginPath, otherModules } from './plugin-path.js';
 
 export { listPlugins, pluginConfig, type LoadableConnectors, type PluginInfo } from './plugin-catalog.js';
 
@@ -95,11 +97,19 @@ export async function validateConfig(
   const full = { ...props, 'connector.class': included ?? connectorClass };
   const check = validateConnectorConfig(full, worker);
   const problems = byKey(check.problems);
+  // a converter, transform or predicate module would be imported by the tasks: the same rule as connectors
+  const pluginPath = worker.pluginPath ?? [];
+  for (const [key, module] of check.config === undefined ? [] : otherModules(full, check.config)) {
+    if (onPluginPath(module, pluginPath)) continue;
+    problems.set(key, [
+      ...(problems.get(key) ?? []),
+      outsidePluginPath((full as Record<string, string>)[key] ?? module, pluginPath),
+    ]);
+  }
   const keys: ConfigKey[] = [...CONNECTOR_CONFIG_DEF.configKeys()];
   try {
     // a module no running connector uses, outside plugin.path, is not imported for a request: that
     // would run code of the request's choosing
-    const pluginPath = worker.pluginPath ?? [];
     if (!isKnownConnector(full['connector.class'], { running, pluginPath }))
       throw new Error(unknownConnectorMessage(full['connector.class'], pluginPath));
     const module = await loadConnectorModule(resolveConnectorModule(full['connector.class']));

@@ -234,4 +234,38 @@ describe('plugin.path: connector modules a request may name', () => {
     expect((await at('GET', `/connector-plugins/${encodeURIComponent(escape)}/config`)).status).toBe(404);
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('applies the same rule to converter, transform and predicate modules the config names', async () => {
+    const transform = path.resolve('test/fixtures/transforms', 'upper-case.ts');
+    const body = (extra: Record<string, string>) => ({ name: 'x', topics: 'orders', ...extra });
+    const outside = await at('PUT', `/connector-plugins/${encodeURIComponent(ok)}/config/validate`, {
+      ...body({
+        'value.converter': stranger,
+        transforms: 't',
+        'transforms.t.type': transform,
+      }),
+    });
+    const errorsOf = (json: unknown, key: string) =>
+      (json as { configs: Array<{ value: { name: string; errors: string[] } }> }).configs.find(
+        (c) => c.value.name === key,
+      )?.value.errors ?? [];
+    expect(errorsOf(outside.json, 'value.converter').join('\n')).toContain(
+      `${stranger} is a module outside plugin.path (plugin.path is ${fixtures});`,
+    );
+    expect(errorsOf(outside.json, 'transforms.t.type').join('\n')).toContain(
+      'is a module outside plugin.path',
+    );
+    expect(existsSync(marker)).toBe(false);
+    // built-ins are always fine
+    const builtin = await at('PUT', `/connector-plugins/${encodeURIComponent(ok)}/config/validate`, {
+      ...body({
+        'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+        transforms: 't',
+        'transforms.t.type': 'org.apache.kafka.connect.transforms.InsertField$Value',
+        'transforms.t.static.field': 'f',
+        'transforms.t.static.value': 'v',
+      }),
+    });
+    expect((builtin.json as { error_count: number }).error_count).toBe(0);
+  });
 });
