@@ -25,22 +25,16 @@ import { batchReason } from './errors/reasons.js';
 import { TaskFailedError } from './errors/task-failed.js';
 import { errorCodeOf, failureMessage } from './errors/tolerance.js';
 import type { ClassicTaskRunnerOptions } from './classic-options.js';
+import { ClassicCommits, rejoinNeeded, type CommitChunk } from './classic-commits.js';
 import { TaskRunnerCore, type CoreBatch, type RunnerMode } from './task-runner-core.js';
 
 export type { ClassicErrorsOptions } from './errors/tolerance.js';
 export type { ClassicTaskRunnerOptions } from './classic-options.js';
 
-interface ClassicBatch extends CoreBatch {
-  readonly payload: EachBatchPayload;
+interface ClassicBatch extends CoreBatch, CommitChunk {
   readonly records: readonly RawRecord[];
-  /** Offset of the last delivered record; resolving it also resolves trailing control records. */
-  readonly lastOffset: string;
-  /** The fetch's last chunk: its success commits every offset resolved so far (one commit per fetch). */
-  readonly commits: boolean;
   readonly heartbeat: NodeJS.Timeout;
   readonly settled: (output: BatchOutput | undefined) => void;
-  /** The group moved on (rebalance, expired member); eachBatch rethrows it so kafkajs rejoins. */
-  groupError?: unknown;
 }
 
 export class ClassicTaskRunner {
@@ -49,6 +43,7 @@ export class ClassicTaskRunner {
   private readonly log: Logger;
   private readonly core: TaskRunnerCore<ClassicBatch>;
   private readonly tolerance: 'none' | 'all';
+  private readonly commits: ClassicCommits;
   private task: PoolTask;
   private assignmentVersion = 0;
   private consumer: Consumer | undefined;
@@ -73,6 +68,7 @@ export class ClassicTaskRunner {
     // the connector is bound by its runtime already: binding it again would write the key twice
     this.log = options.logger.child({ task: options.taskId });
     this.tolerance = options.errors?.tolerance ?? 'none';
+    this.commits = new ClassicCommits(this.counters, this.log);
     this.task = options.poolTask;
     this.core = new TaskRunnerCore(
       {
@@ -180,8 +176,9 @@ export class ClassicTaskRunner {
   }
 
   /**
-   * Stops taking batches, lets running puts finish within the grace time (those commit), aborts the rest
-   * without committing (the next owner of the partition gets them again), then leaves the group.
+   * Stops taking batches, lets running puts finish within the grace time, aborts the rest (uncommitted:
+   * the next owner of the partition gets them again), then leaves the group. Each fetch commits what
+   * its finished puts resolved before kafkajs leaves (onBatch).
    */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
@@ -246,22 +243,34 @@ export class ClassicTaskRunner {
   /**
    * One kafkajs fetch of a partition, put in chunks of at most `max.poll.records` records, one after
    * the other, as Connect's consumer poll hands them over: each chunk is a batch of its own, resolved
-   * when it is done, and the fetch's offsets are committed once, after its last chunk. A chunk that is not committed (released at a stop, the group moved on) ends the
-   * fetch: its records and the rest are fetched again from the last resolved offset.
+   * when it is done, and the fetch's offsets are committed once, after its last chunk. A chunk that is
+   * not resolved (released at a stop, failed, the group moved on) ends the fetch: its records and the
+   * rest are fetched again from the last resolved offset, and what earlier chunks resolved is committed
+   * here, before kafkajs leaves the group or rejoins and forgets it (ClassicCommits.leftovers).
    */
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const records = classicRawRecords(payload.batch);
     const last = payload.batch.messages[payload.batch.messages.length - 1];
     if (last === undefined) return;
+    let ended: ClassicBatch | undefined;
+    let groupError: unknown;
     for (let from = 0; from < records.length; from += this.maxPollRecords) {
-      if (!this.running || !payload.isRunning() || payload.isStale()) return;
+      if (!this.running || !payload.isRunning() || payload.isStale()) break;
+      // between chunks too, as Connect polls: the timer never fires under puts shorter than its period
+      if ((groupError = await rejoinNeeded(payload)) !== undefined) break;
       const chunk = records.slice(from, from + this.maxPollRecords);
       const final = from + this.maxPollRecords >= records.length;
       // the last chunk resolves the fetch's last offset, which covers trailing control records
       const lastOffset = final ? last.offset : String(chunk[chunk.length - 1]!.offset);
-      const output = await this.putChunk(payload, chunk, lastOffset, final);
-      if (output === undefined || output.disposition.kind === 'release' || !output.acked) return;
+      const { batch, output } = await this.putChunk(payload, chunk, lastOffset, final);
+      ended = batch;
+      if ((groupError = batch.groupError) !== undefined || output === undefined) break;
+      if (output.disposition.kind === 'release' || !output.acked) break;
     }
+    const why = groupError !== undefined ? 'rebalance' : this.failed ? 'task failed' : 'stop';
+    // a last chunk whose commit was sent, even a failed one, leaves nothing more to try
+    if (ended?.commitSent !== true) await this.commits.leftovers(payload, why);
+    if (groupError !== undefined) throw groupError;
   }
 
   private async putChunk(
@@ -269,7 +278,7 @@ export class ClassicTaskRunner {
     records: readonly RawRecord[],
     lastOffset: string,
     commits: boolean,
-  ): Promise<BatchOutput | undefined> {
+  ): Promise<{ batch: ClassicBatch; output: BatchOutput | undefined }> {
     const id = `${this.o.connector}-${this.o.taskId}-${++this.seq}`;
     this.counters.onBatch(records.length, records);
     let batch!: ClassicBatch;
@@ -295,9 +304,7 @@ export class ClassicTaskRunner {
     this.core.track(batch);
     batch.actor.start();
     this.core.dispatch([batch]);
-    const output = await settled;
-    if (batch.groupError !== undefined) throw batch.groupError;
-    return output;
+    return { batch, output: await settled };
   }
 
   private onGroupError(batch: ClassicBatch, err: unknown): void {
@@ -328,6 +335,8 @@ export class ClassicTaskRunner {
     clearTimeout(this.restartTimer);
     this.log.error({ err: err.message }, 'classic task failed');
     this.pauseAll();
+    // a retry backoff holds its eachBatch open, and kafkajs's stop waits for every eachBatch
+    this.core.stopRetries();
     const consumer = this.consumer;
     // leave the group so the partitions move on; not awaited: kafkajs's stop waits for eachBatch calls
     if (consumer) setImmediate(() => void consumer.stop().catch(() => undefined));
@@ -374,10 +383,10 @@ export class ClassicTaskRunner {
       case 'release':
         return; // unresolved: fetched again, by this member or the partition's next owner
       case 'accept':
-        return this.commit(work);
+        return this.commits.chunk(work);
       case 'partial':
         await this.deadLetter(work, d.rejectedOffsets);
-        return this.commit(work);
+        return this.commits.chunk(work);
       case 'reject': {
         if (this.tolerance === 'none') {
           const why = failureMessage(work.lastPut, work.reasons);
@@ -388,7 +397,7 @@ export class ClassicTaskRunner {
           work,
           work.records.map((_, i) => i),
         );
-        return this.commit(work);
+        return this.commits.chunk(work);
       }
     }
   }
@@ -419,23 +428,6 @@ export class ClassicTaskRunner {
           cause: err,
         }),
       );
-      throw err;
-    }
-  }
-
-  private async commit(work: ClassicBatch): Promise<void> {
-    const { payload } = work;
-    payload.resolveOffset(work.lastOffset);
-    // a chunk before the fetch's last is only resolved: a stop or rebalance before the last chunk
-    // leaves it to the next commit, or to a redelivery (at least once), as Connect's timed commits do
-    if (!work.commits) return;
-    try {
-      // every resolved offset belongs to a batch whose put succeeded, so all of them may go
-      await payload.commitOffsetsIfNecessary(payload.uncommittedOffsets());
-      this.counters.commits++;
-    } catch (err) {
-      this.counters.commitFailures++;
-      if (isRejoinError(err)) work.groupError ??= err;
       throw err;
     }
   }
