@@ -25,11 +25,19 @@ const json = (value: unknown, status = 200): RestResponse => ({ status, json: va
 
 const flag = (req: RestRequest, name: string) => req.query.get(name)?.toLowerCase() === 'true';
 
+/**
+ * The connector's task configs as Connect shows them: none while STOPPED. The stop writes an empty list;
+ * this also covers the records in between and a config topic written by a version that kept them.
+ */
+function tasksOf(c: ConnectorEntry): ConnectorEntry['tasks'] {
+  return c.targetState === 'STOPPED' ? [] : c.tasks;
+}
+
 function info(c: ConnectorEntry) {
   return {
     name: c.name,
     config: printableConfig({ raw: c.config }),
-    tasks: c.tasks.map((_, task) => ({ connector: c.name, task })),
+    tasks: tasksOf(c).map((_, task) => ({ connector: c.name, task })),
     type: 'sink' as const,
   };
 }
@@ -42,9 +50,8 @@ function stateInfo(s: InstanceStatus | undefined) {
 function status(w: DistributedWorker, c: ConnectorEntry) {
   const store = w.herder.statusStore;
   const byTask = store.tasks(c.name);
-  const count = c.targetState === 'STOPPED' ? 0 : c.tasks.length;
   const tasks = [];
-  for (let id = 0; id < count; id++) {
+  for (let id = 0; id < tasksOf(c).length; id++) {
     const s = byTask.get(id);
     if (s !== undefined) tasks.push({ id, ...stateInfo(s) });
   }
@@ -210,7 +217,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
     .add('GET', '/connectors/:name/tasks', (req) => {
       const c = entryOf(state(), req);
       return json(
-        c.tasks.map((config, task) => ({
+        tasksOf(c).map((config, task) => ({
           id: { connector: c.name, task },
           config: printableTaskConfig(config, { raw: c.config }),
         })),
@@ -220,7 +227,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       const c = entryOf(state(), req);
       const id = Number(req.params['task']);
       const s = w.herder.statusStore.tasks(c.name).get(id);
-      if (!/^\d+$/.test(req.params['task']!) || id >= c.tasks.length || s === undefined)
+      if (!/^\d+$/.test(req.params['task']!) || id >= tasksOf(c).length || s === undefined)
         throw notFound(`Task ${c.name}-${req.params['task']} not found`);
       return json({ id, ...stateInfo(s) });
     })
@@ -242,7 +249,8 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
     .add('POST', '/connectors/:name/tasks/:task/restart', (req) => {
       const c = entryOf(state(), req);
       const text = req.params['task']!;
-      if (!/^\d+$/.test(text) || Number(text) >= c.tasks.length)
+      // a STOPPED connector has no task to restart: 404, as Connect's "Unknown task" (standalone too)
+      if (!/^\d+$/.test(text) || Number(text) >= tasksOf(c).length)
         throw notFound(`Task ${c.name}-${text} not found`);
       return viaLeader(w, req, undefined, async () => {
         await w.writes.requestRestart(c.name, { includeTasks: false, onlyFailed: false, task: Number(text) });

@@ -18,6 +18,14 @@ export interface ConnectorEntry {
   readonly tasksStale: boolean;
 }
 
+/**
+ * Whether the leader must (re)write the connector's task configs: a new config not yet committed, or a
+ * STOPPED connector that still lists tasks (Connect's stop leaves none; a resume computes them again).
+ */
+export function needsTaskConfigs(c: ConnectorEntry): boolean {
+  return c.tasksStale || (c.targetState === 'STOPPED' && c.tasks.length > 0);
+}
+
 /** What one applied record changed, for the herder to act on. */
 export type ConfigChange =
   | { readonly type: 'connector'; readonly name: string; readonly deleted: boolean }

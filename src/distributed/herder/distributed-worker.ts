@@ -162,8 +162,13 @@ export class DistributedWorker {
     return this.#logger;
   }
 
+  /**
+   * True once the worker has read the config topic to its end and joined the group (the REST server
+   * listens before): until then the herder's state is partial, and the REST API answers 409 rather
+   * than a list or a 404 from it.
+   */
   get started(): boolean {
-    return this.#herder !== undefined;
+    return this.#herder?.ready === true;
   }
 
   // ---- what the REST API's worker views read (metrics, live view): this worker's own runtimes ----

@@ -17,7 +17,7 @@ import type {
   WorkerMetadata,
 } from '../group-types.js';
 import { parseConfigRecord, type RestartRequest, type TargetState } from './config-records.js';
-import { ConfigState, type ConfigChange } from './config-state.js';
+import { ConfigState, needsTaskConfigs, type ConfigChange } from './config-state.js';
 import { LocalConnectors, type RuntimeFactory } from './local-connectors.js';
 import { connectorStatusKey, taskStatusKey, type StatusStore } from './status-store.js';
 import type { LogRecord, TopicLog } from './topic-log.js';
@@ -54,6 +54,7 @@ export class DistributedHerder implements WorkerGroupHooks {
   #assignedCounts: string | undefined;
   #statusTimer: NodeJS.Timeout | undefined;
   #stopped = false;
+  #ready = false;
 
   constructor(o: HerderOptions) {
     this.#o = o;
@@ -104,6 +105,14 @@ export class DistributedHerder implements WorkerGroupHooks {
     return this.#member?.view().isLeader === true && this.#member.view().state === 'stable';
   }
 
+  /**
+   * True once start() has read the config topic to its end and joined: before, `state` is partial (or
+   * empty), and an answer from it would say a connector does not exist when it does.
+   */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** Reads both topics to their end, then joins the group. */
   async start(): Promise<void> {
     await this.#o.status.start();
@@ -114,6 +123,7 @@ export class DistributedHerder implements WorkerGroupHooks {
       'config topic read',
     );
     await this.member.start();
+    this.#ready = true;
     this.#statusTimer = setInterval(() => void this.publishStatus(), this.#o.statusIntervalMs ?? 1000);
     this.#statusTimer.unref();
   }
@@ -140,8 +150,10 @@ export class DistributedHerder implements WorkerGroupHooks {
     if (this.state.offset < minOffset)
       await this.#o.configLog.readToEnd(this.#o.distributed.workerSyncTimeoutMs);
     // a leader that died between a connector's config and its task configs left it stale: finish it
+    // (and a STOPPED connector that still lists tasks: written by an older version, or a leader that died
+    // between the stop and the empty task list)
     for (const c of this.state.connectors)
-      if (c.tasksStale)
+      if (needsTaskConfigs(c))
         await this.onStaleTasks?.(c.name).catch((err: Error) => this.#log.error({ err }, 'task configs'));
     const connectors = this.state.taskCounts();
     this.#assignedCounts = JSON.stringify(connectors);

@@ -13,6 +13,7 @@ import {
   type TargetState,
 } from './config-records.js';
 import type { DistributedHerder } from './herder.js';
+import { needsTaskConfigs } from './config-state.js';
 import { connectorStatusKey } from './status-store.js';
 import { unresolvedTaskConfig, type TaskConfigsOf } from './task-configs.js';
 
@@ -29,7 +30,12 @@ export class LeaderWrites {
     this.#h = herder;
     this.#taskConfigsOf = taskConfigsOf;
     this.#log = logger.child({ component: 'herder' });
-    herder.onStaleTasks = (name) => this.#serial(() => this.#commitTasks(name));
+    herder.onStaleTasks = (name) =>
+      this.#serial(async () => {
+        // a write queued before this one may have done it already
+        const c = this.#h.state.connector(name);
+        if (c !== undefined && needsTaskConfigs(c)) await this.#commitTasks(name);
+      });
   }
 
   /** Creates (`create`: 409 when it exists) or replaces a connector config; answers whether it was new. */
@@ -62,10 +68,25 @@ export class LeaderWrites {
     });
   }
 
+  /**
+   * Writes a target state. As Connect's, a STOPPED connector has no task configs: a stop writes an empty
+   * list, a resume or pause of it computes them again (`taskConfigs()` of its config as it is now, which
+   * may have changed while it was stopped). The order keeps every connector that may run with its tasks:
+   * STOPPED before the empty list, the new task configs before the state that runs them; a leader that
+   * dies in between leaves a STOPPED connector with tasks, which reads show as none and the next leader
+   * empties (configSnapshot).
+   */
   setTargetState(name: string, state: TargetState): Promise<void> {
     return this.#serial(async () => {
       this.#mustLead();
-      if (this.#h.state.connector(name) === undefined) throw notFound(`Connector ${name} not found`);
+      const c = this.#h.state.connector(name);
+      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (state === 'STOPPED') {
+        await this.#write({ kind: 'target-state', name, state });
+        if (c.tasks.length > 0 || c.tasksStale) await this.#commitTasks(name, true);
+        return;
+      }
+      if (c.targetState === 'STOPPED') await this.#commitTasks(name, false);
       await this.#write({ kind: 'target-state', name, state });
     });
   }
@@ -75,7 +96,8 @@ export class LeaderWrites {
       this.#mustLead();
       const c = this.#h.state.connector(name);
       if (c === undefined) throw notFound(`Connector ${name} not found`);
-      if (request.task !== undefined && request.task >= c.tasks.length)
+      const tasks = c.targetState === 'STOPPED' ? 0 : c.tasks.length;
+      if (request.task !== undefined && request.task >= tasks)
         throw notFound(`Task ${name}-${request.task} not found`);
       await this.#write({ kind: 'restart', name, request });
     });
@@ -115,21 +137,30 @@ export class LeaderWrites {
     await this.#h.configLog.write(keyOf(record), valueOf(record));
   }
 
-  /** `taskConfigs(tasks.max)` of the connector's current config, written and committed. */
-  async #commitTasks(name: string): Promise<void> {
+  /**
+   * `taskConfigs(tasks.max)` of the connector's current config, written and committed; none while it is
+   * `stopped` (its target state, unless a resume asks for the tasks before it writes the new state).
+   */
+  async #commitTasks(name: string, stopped?: boolean): Promise<void> {
     const c = this.#h.state.connector(name);
     if (c === undefined) return;
     let tasks: Array<Record<string, string>> = [];
-    try {
-      const config = this.#h.compile(c.config);
-      tasks = (await this.#taskConfigsOf(config, this.#log)).map((t) => unresolvedTaskConfig(t, config));
-    } catch (err) {
-      const trace = (err as Error).message;
-      this.#log.error({ connector: name, err: trace }, 'the connector gave no task configs');
-      await this.#h.statusStore
-        .put(connectorStatusKey(name), { state: 'FAILED', trace, workerId: this.#h.workerId, generation: 0 })
-        .catch(() => undefined);
-    }
+    if (!(stopped ?? c.targetState === 'STOPPED'))
+      try {
+        const config = this.#h.compile(c.config);
+        tasks = (await this.#taskConfigsOf(config, this.#log)).map((t) => unresolvedTaskConfig(t, config));
+      } catch (err) {
+        const trace = (err as Error).message;
+        this.#log.error({ connector: name, err: trace }, 'the connector gave no task configs');
+        await this.#h.statusStore
+          .put(connectorStatusKey(name), {
+            state: 'FAILED',
+            trace,
+            workerId: this.#h.workerId,
+            generation: 0,
+          })
+          .catch(() => undefined);
+      }
     for (let i = 0; i < tasks.length; i++)
       await this.#write({ kind: 'task', name, task: i, config: tasks[i]! });
     for (let i = tasks.length; i < c.tasks.length; i++)

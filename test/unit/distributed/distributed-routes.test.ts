@@ -158,6 +158,45 @@ describe('distributed REST routes', () => {
     expect(await call(router, 'GET', '/health')).toMatchObject({ status: 503 });
   });
 
+  it('a STOPPED connector has no tasks: [] in its info and /tasks, 404 for a task status or restart (as Connect and standalone)', async () => {
+    const { w } = fakeWorker({ leader: true });
+    const state = (w.herder as unknown as { state: ConfigState }).state;
+    // STOPPED with its task configs still listed: between the stop's two writes, or an older version's topic
+    state.apply({ kind: 'target-state', name: 'pg', state: 'STOPPED' }, 2n);
+    const asked: unknown[] = [];
+    Object.assign(w.herder, {
+      statusStore: {
+        connector: () => ({ state: 'STOPPED', workerId: 'a:1', generation: 1 }),
+        tasks: () => new Map([[0, { state: 'UNASSIGNED', workerId: 'a:1', generation: 1 }]]),
+      },
+    });
+    Object.assign(w.writes, { requestRestart: (...a: unknown[]) => (asked.push(a), Promise.resolve()) });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const answer = (method: string, path: string) =>
+      Promise.resolve()
+        .then(() => call(router, method, path))
+        .catch((e: { status: number; message: string }) => ({ status: e.status, json: e.message }));
+    expect(await answer('GET', '/connectors/pg')).toMatchObject({
+      status: 200,
+      json: { name: 'pg', tasks: [] },
+    });
+    expect(await answer('GET', '/connectors/pg/tasks')).toEqual({ status: 200, json: [] });
+    expect(await answer('GET', '/connectors/pg/status')).toMatchObject({
+      status: 200,
+      json: { connector: { state: 'STOPPED' }, tasks: [] },
+    });
+    expect(await answer('GET', '/connectors/pg/tasks/0/status')).toEqual({
+      status: 404,
+      json: 'Task pg-0 not found',
+    });
+    expect(await answer('POST', '/connectors/pg/tasks/0/restart')).toEqual({
+      status: 404,
+      json: 'Task pg-0 not found',
+    });
+    expect(asked).toEqual([]);
+  });
+
   it('a restart with includeTasks&onlyFailed answers 202 with what it restarts as RESTARTING (KIP-745)', async () => {
     const { w } = fakeWorker({ leader: true });
     const state = (w.herder as unknown as { state: ConfigState }).state;

@@ -1,9 +1,10 @@
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectState } from '../../../src/actors/connector-runtime.js';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import type { DistributedConfig } from '../../../src/config/distributed-def.js';
 import type { ConnectorConfig } from '../../../src/config/types.js';
+import { keyOf, valueOf, type ConfigRecord } from '../../../src/distributed/herder/config-records.js';
 import { DistributedHerder } from '../../../src/distributed/herder/herder.js';
 import { LeaderWrites } from '../../../src/distributed/herder/leader-writes.js';
 import type { LocalRuntime } from '../../../src/distributed/herder/local-connectors.js';
@@ -256,6 +257,109 @@ describe('distributed herder (in-process group)', () => {
     await leaderOf(c).writes.setTargetState('pg', 'STARTED');
     await settle(c);
     expect(tasks()).toEqual(['RUNNING', 'RUNNING']);
+  });
+
+  it('a stop empties the task configs on every worker (a task restart is then a 404); a resume computes them again from the config as it is', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await leaderOf(c).writes.putConnector('pg', sink(2), true);
+    await settle(c);
+    const from = c.configLog.records.length;
+    await leaderOf(c).writes.setTargetState('pg', 'STOPPED');
+    await settle(c);
+    // Connect's stop: the STOPPED target state, the task configs removed, an empty commit
+    expect(c.configLog.records.slice(from).map((r) => `${r.key}=${r.value}`)).toEqual([
+      'target-state-pg={"v":1,"state":"STOPPED"}',
+      'task-pg-0=null',
+      'task-pg-1=null',
+      'commit-pg={"v":1,"tasks":0}',
+    ]);
+    for (const n of c.nodes) expect(n.herder.state.connector('pg')?.tasks).toEqual([]);
+    await expect(
+      leaderOf(c).writes.requestRestart('pg', { includeTasks: false, onlyFailed: false, task: 0 }),
+    ).rejects.toMatchObject({ status: 404 });
+    // a config change while STOPPED leaves it without tasks; the resume uses it
+    await leaderOf(c).writes.putConnector('pg', sink(3), false);
+    await settle(c);
+    for (const n of c.nodes) expect(n.herder.state.connector('pg')?.tasks).toEqual([]);
+    await leaderOf(c).writes.setTargetState('pg', 'STARTED');
+    await settle(c);
+    for (const n of c.nodes) expect(n.herder.state.connector('pg')?.tasks).toHaveLength(3);
+    expect(c.nodes.flatMap((n) => localTasks(n, 'pg')).sort()).toEqual([0, 1, 2]);
+    const states = [...c.nodes[0]!.herder.statusStore.tasks('pg').values()].map((t) => t.state);
+    expect(states).toEqual(['RUNNING', 'RUNNING', 'RUNNING']);
+  });
+
+  it('a pause of a STOPPED connector computes its tasks and starts them paused', async () => {
+    const c = cluster();
+    await c.add('a:1');
+    stop.push(() => c.nodes[0]!.herder.stop());
+    await leaderOf(c).writes.putConnector('pg', sink(2), true);
+    await settle(c);
+    await leaderOf(c).writes.setTargetState('pg', 'STOPPED');
+    await settle(c);
+    await leaderOf(c).writes.setTargetState('pg', 'PAUSED');
+    await settle(c);
+    const n = c.nodes[0]!;
+    expect(n.herder.state.connector('pg')?.tasks).toHaveLength(2);
+    expect(localTasks(n, 'pg')).toEqual([0, 1]);
+    for (const r of n.herder.local.runtimes) expect((r as FakeRuntime).calls[0]).toBe('pause');
+  });
+
+  it("a STOPPED connector that still lists tasks (an older version's config topic) has them emptied by the leader", async () => {
+    const c = cluster();
+    const old: ConfigRecord[] = [
+      { kind: 'connector', name: 'pg', config: sink(2) },
+      { kind: 'task', name: 'pg', task: 0, config: sink(2) },
+      { kind: 'task', name: 'pg', task: 1, config: sink(2) },
+      { kind: 'commit', name: 'pg', tasks: 2 },
+      { kind: 'target-state', name: 'pg', state: 'STOPPED' },
+    ];
+    for (const r of old) await c.configLog.write(keyOf(r), valueOf(r));
+    await c.add('a:1');
+    stop.push(() => c.nodes[0]!.herder.stop());
+    await settle(c);
+    expect(c.nodes[0]!.herder.state.connector('pg')?.tasks).toEqual([]);
+    expect(c.nodes[0]!.herder.local.runtimes).toEqual([]);
+  });
+
+  it('is ready only once it has read the config topic to its end and joined the group', async () => {
+    const configLog = new MemoryTopicLog();
+    await configLog.write(
+      keyOf({ kind: 'connector', name: 'pg', config: sink(1) }),
+      valueOf({ kind: 'connector', name: 'pg', config: sink(1) }),
+    );
+    let read: () => void = () => undefined;
+    const reading = new Promise<void>((r) => (read = r));
+    const reader = configLog.reader();
+    const herder = new DistributedHerder({
+      worker: compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9092' }),
+      distributed,
+      configLog: { ...reader, start: (on) => reading.then(() => reader.start(on)) },
+      status: new StatusStore(new MemoryTopicLog().reader(), logger),
+      workerId: 'a:1',
+      restUrl: 'http://a:1',
+      logger,
+      runtimes: (config, ids) => new FakeRuntime(config, ids),
+      statusIntervalMs: 60_000,
+    });
+    const group = new FakeGroup();
+    const member = new FakeMember(group, herder, 'a:1');
+    let join: () => void = () => undefined;
+    const joining = new Promise<void>((r) => (join = r));
+    member.start = () => joining.then(() => group.join(member));
+    herder.attach(member);
+    stop.push(() => herder.stop());
+    const started = herder.start();
+    await Promise.resolve();
+    expect(herder.ready).toBe(false);
+    read();
+    await vi.waitFor(() => expect(herder.state.connector('pg')).toBeDefined());
+    expect(herder.ready).toBe(false);
+    join();
+    await started;
+    expect(herder.ready).toBe(true);
   });
 
   it('stores provider references unresolved: the secret never reaches the config topic', async () => {
