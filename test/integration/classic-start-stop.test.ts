@@ -19,9 +19,9 @@ import {
   uniqueName,
   uniqueTopic,
 } from './harness/kafka.js';
+import { classicRunner, RECORDING } from './harness/classic-runner.js';
 
 const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
-const RECORDING = new URL('../fixtures/connectors/recording.ts', import.meta.url);
 // below any broker's group.min.session.timeout.ms (the test broker's is 3000, Kafka's default 6000)
 const REFUSED_SESSION = { 'session.timeout.ms': '1000', 'heartbeat.interval.ms': '300' };
 const topics: string[] = [];
@@ -44,32 +44,13 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-interface Harness {
-  runner: ClassicTaskRunner;
-  pool: PutPool;
-  clientId: string;
-  failures: Error[];
-}
-
 function runner(name: string, topic: string, group: string, opts: Partial<ClassicTaskRunnerOptions> = {}) {
-  const pool = new PutPool({ connectorModule: RECORDING, threads: 1, logger });
-  const failures: Error[] = [];
   const clientId = uniqueName(name);
-  const r = new ClassicTaskRunner({
-    connector: name,
-    taskId: 0,
-    topics: [topic],
-    groupId: group,
-    brokers: testBrokers().split(','),
-    clientId,
-    pool,
-    poolTask: { id: `${name}-0`, props: { 'sink.file': '/dev/null' } },
-    logger,
-    shutdownGraceMs: 500,
-    onFailure: (e) => failures.push(e),
-    ...opts,
+  const run = classicRunner({
+    ...{ name, topic, group, logger },
+    options: { clientId, shutdownGraceMs: 500, ...opts },
   });
-  return { runner: r, pool, clientId, failures } satisfies Harness;
+  return { ...run, clientId };
 }
 
 async function describeGroup(group: string): Promise<{ state: string; clientIds: string[] }> {

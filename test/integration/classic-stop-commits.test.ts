@@ -4,30 +4,23 @@
 // then, and forgets resolved offsets). One fetch here is the whole backlog: 3,000 records of ~100 B
 // under the default 1 MiB max.partition.fetch.bytes, cut into 30 puts of 100. The same cases with a
 // scripted consumer: test/unit/classic-task-runner-commits.test.ts.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicTaskRunner, type ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
-import { convertersFromProps } from '../../src/connect/converters/registry.js';
-import { PutPool } from '../../src/pool/put-pool.js';
+import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
+import { classicRunner, readValues, STRINGS } from './harness/classic-runner.js';
 import {
   committedAndEndOffsets,
   createTopic,
   deleteTopics,
   produce,
-  testBrokers,
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
 
 const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
-const RECORDING = new URL('../fixtures/connectors/recording.ts', import.meta.url);
-const STRINGS = convertersFromProps({
-  'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
-  'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-});
 const RECORDS = 3_000;
 const topics: string[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-classic-commits-'));
@@ -49,45 +42,13 @@ async function backlog(name: string): Promise<string> {
   return topic;
 }
 
-function readValues(file: string): number[] {
-  try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => Number(l.split('\t')[0]));
-  } catch {
-    return [];
-  }
-}
-
-interface Harness {
-  runner: ClassicTaskRunner;
-  pool: PutPool;
-  sinkFile: string;
-}
-
 /** 200 ms puts of at most 100 records; the default fetch size brings the whole backlog at once. */
 function runner(name: string, topic: string, group: string, opts: Partial<ClassicTaskRunnerOptions> = {}) {
-  const sinkFile = path.join(dir, `${name}.txt`);
-  const pool = new PutPool({ connectorModule: RECORDING, threads: 1, logger });
-  const r = new ClassicTaskRunner({
-    connector: name,
-    taskId: 0,
-    topics: [topic],
-    groupId: group,
-    brokers: testBrokers().split(','),
-    consumer: { 'max.poll.records': '100' },
-    pool,
-    poolTask: {
-      id: `${name}-0`,
-      props: { 'sink.file': sinkFile, 'put.latency.ms': '200' },
-      converters: STRINGS,
-    },
-    logger,
-    shutdownGraceMs: 1_000,
-    ...opts,
+  return classicRunner({
+    ...{ name, topic, group, logger, dir, converters: STRINGS },
+    props: { 'put.latency.ms': '200' },
+    options: { consumer: { 'max.poll.records': '100' }, shutdownGraceMs: 1_000, ...opts },
   });
-  return { runner: r, pool, sinkFile } satisfies Harness;
 }
 
 async function until(what: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {

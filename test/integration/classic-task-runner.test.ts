@@ -1,37 +1,31 @@
 // Classic mode against the real broker: a kafkajs consumer group feeding the same batch machine and
 // put pool as share mode, with offsets committed after puts, retries in place, errors.tolerance and the
 // Connect-style dead letter topic. The recording fixture appends `value\tdeliveryCount` per record.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Partitioners } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicTaskRunner, type ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
+import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
 import { DLQ_HEADERS } from '../../src/actors/errors/dead-letter-reporter.js';
 import { SINK_TASK_CLASS } from '../../src/actors/errors/reasons.js';
 import { convertersFromProps } from '../../src/connect/converters/registry.js';
-import { PutPool } from '../../src/pool/put-pool.js';
 import {
   consumeClassic,
   createTopic,
   deleteTopics,
   committedAndEndOffsets,
   kafkaClient,
-  testBrokers,
   uniqueGroup,
   uniqueTopic,
 } from './harness/kafka.js';
+import { classicRunner, readValues, STRINGS, type ClassicRunnerRun } from './harness/classic-runner.js';
 
 const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
-const RECORDING = new URL('../fixtures/connectors/recording.ts', import.meta.url);
 const FATAL = new URL('../fixtures/connectors/fatal.ts', import.meta.url);
 const topics: string[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-classic-'));
-const STRINGS = convertersFromProps({
-  'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
-  'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-});
 // one producer batch per fetch, so a kafkajs batch is one produce call (10 records) and a stream has many
 const SMALL_FETCH = { 'max.partition.fetch.bytes': '256', 'fetch.max.wait.ms': '100' };
 
@@ -68,24 +62,6 @@ async function produceChunks(topic: string, values: number[], chunk = 10): Promi
 
 const offsets = (group: string, topic: string) => committedAndEndOffsets(group, topic);
 
-function readValues(file: string): number[] {
-  try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => Number(l.split('\t')[0]));
-  } catch {
-    return [];
-  }
-}
-
-interface Harness {
-  runner: ClassicTaskRunner;
-  pool: PutPool;
-  sinkFile: string;
-  failures: Error[];
-}
-
 function runner(
   name: string,
   topic: string,
@@ -95,28 +71,13 @@ function runner(
     module?: URL;
     converters?: typeof STRINGS;
   } = {},
-): Harness {
-  const sinkFile = path.join(dir, `${name}.txt`);
-  const pool = new PutPool({ connectorModule: opts.module ?? RECORDING, threads: 2, logger });
-  const failures: Error[] = [];
-  const r = new ClassicTaskRunner({
-    connector: name,
-    taskId: 0,
-    topics: [topic],
-    groupId: group,
-    brokers: testBrokers().split(','),
-    consumer: SMALL_FETCH,
-    pool,
-    poolTask: {
-      id: `${name}-0`,
-      props: { 'sink.file': sinkFile, ...opts.props },
-      converters: opts.converters ?? STRINGS,
-    },
-    logger,
-    onFailure: (e) => failures.push(e),
-    ...opts,
+) {
+  const { props, module, converters, ...options } = opts;
+  return classicRunner({
+    ...{ name, topic, group, logger, dir, threads: 2, props, module },
+    converters: converters ?? STRINGS,
+    options: { consumer: SMALL_FETCH, ...options },
   });
-  return { runner: r, pool, sinkFile, failures };
 }
 
 async function until(what: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
@@ -133,7 +94,7 @@ async function committedToEnd(group: string, topic: string): Promise<boolean> {
   return o.committed.length === o.end.length && o.committed.every((c, i) => Math.max(c, 0) === o.end[i]);
 }
 
-async function close(h: Harness): Promise<void> {
+async function close(h: ClassicRunnerRun): Promise<void> {
   await h.runner.stop();
   await h.pool.close();
 }
