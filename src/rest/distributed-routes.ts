@@ -105,6 +105,23 @@ function checkName(name: unknown): string {
   return name;
 }
 
+/** KIP-980's `initial_state` of a new connector (Connect's names); absent: RUNNING. */
+const INITIAL_STATES: Readonly<Record<string, TargetState>> = {
+  RUNNING: 'STARTED',
+  PAUSED: 'PAUSED',
+  STOPPED: 'STOPPED',
+};
+
+function initialState(sent: unknown): TargetState {
+  if (sent === undefined || sent === null) return 'STARTED';
+  const state = typeof sent === 'string' ? INITIAL_STATES[sent.toUpperCase()] : undefined;
+  if (state === undefined)
+    throw badRequest(
+      `initial_state must be one of ${Object.keys(INITIAL_STATES).join(', ')}; got ${JSON.stringify(sent)}`,
+    );
+  return state;
+}
+
 /** Validates as `/connector-plugins/.../validate` does; a 400 naming every problem when any. */
 async function mustValidate(w: DistributedWorker, config: Record<string, string>): Promise<void> {
   const cls = config['connector.class'];
@@ -176,9 +193,10 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       const body = sent as Record<string, unknown>;
       const name = checkName(body['name']);
       const config = namedConfig(name, configBody(body['config'], 'config'));
+      const initial = initialState(body['initial_state']);
       await mustValidate(w, config);
       return viaLeader(w, req, body, async () => {
-        await w.writes.putConnector(name, config, true);
+        await w.writes.putConnector(name, config, true, initial);
         await noteConnector(w, config);
         return json(info(state().connector(name)!), 201);
       });

@@ -38,12 +38,22 @@ export class LeaderWrites {
       });
   }
 
-  /** Creates (`create`: 409 when it exists) or replaces a connector config; answers whether it was new. */
-  putConnector(name: string, config: Record<string, string>, create: boolean): Promise<{ created: boolean }> {
+  /**
+   * Creates (`create`: 409 when it exists) or replaces a connector config; answers whether it was new.
+   * `initial` (KIP-980, a new connector only) is written before the config, as Connect does, so no worker
+   * starts a connector created PAUSED or STOPPED (a STOPPED one gets no task configs).
+   */
+  putConnector(
+    name: string,
+    config: Record<string, string>,
+    create: boolean,
+    initial: TargetState = 'STARTED',
+  ): Promise<{ created: boolean }> {
     return this.#serial(async () => {
       this.#mustLead();
       const exists = this.#h.state.connector(name) !== undefined;
       if (create && exists) throw conflict(`Connector ${name} already exists`);
+      if (!exists && initial !== 'STARTED') await this.#write({ kind: 'target-state', name, state: initial });
       await this.#write({ kind: 'connector', name, config });
       // the task configs are computed from the config just written: read it back first
       await this.#h.configLog.readToEnd(this.#h.distributed.workerSyncTimeoutMs);

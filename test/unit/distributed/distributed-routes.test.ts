@@ -29,7 +29,11 @@ function fakeWorker(o: { leader: boolean; leaderUrl?: string; started?: boolean 
     },
     writes: {
       setTargetState: (name: string, s: string) => (written.push(`${name}:${s}`), Promise.resolve()),
-      putConnector: (name: string) => (written.push(`put:${name}`), Promise.resolve({ created: true })),
+      putConnector: (name: string, config: Record<string, string>, _create: boolean, initial?: string) => {
+        written.push(`put:${name}${initial === undefined || initial === 'STARTED' ? '' : `:${initial}`}`);
+        state.apply({ kind: 'connector', name, config }, BigInt(written.length));
+        return Promise.resolve({ created: true });
+      },
     },
   };
   return { w: w as unknown as DistributedWorker, written };
@@ -125,6 +129,28 @@ describe('distributed REST routes', () => {
     expect(message).toMatch(/contains the following \d+ error/);
     for (const key of ['tasks.max', 'errors.tolerance', 'topics']) expect(message).toContain(key);
     expect(l.seen).toEqual([]);
+  });
+
+  it('POST takes initial_state (KIP-980): RUNNING, PAUSED or STOPPED, any case; anything else is a 400', async () => {
+    const { w, written } = fakeWorker({ leader: true });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const config = { 'connector.class': 'NoopSink', topics: 'orders' };
+    await call(router, 'POST', '/connectors', { name: 'a', config, initial_state: 'STOPPED' });
+    await call(router, 'POST', '/connectors', { name: 'b', config, initial_state: 'paused' });
+    await call(router, 'POST', '/connectors', { name: 'c', config, initial_state: 'RUNNING' });
+    await call(router, 'POST', '/connectors', { name: 'd', config });
+    expect(written).toEqual(['put:a:STOPPED', 'put:b:PAUSED', 'put:c', 'put:d']);
+    const err = await call(router, 'POST', '/connectors', {
+      name: 'e',
+      config,
+      initial_state: 'ASLEEP',
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400 });
+    expect((err as Error).message).toBe(
+      'initial_state must be one of RUNNING, PAUSED, STOPPED; got "ASLEEP"',
+    );
+    expect(written).toHaveLength(4);
   });
 
   it('bad bodies and unknown classes are said once, plainly', async () => {

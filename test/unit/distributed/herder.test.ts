@@ -165,6 +165,30 @@ describe('distributed herder (in-process group)', () => {
     }
   });
 
+  it('initial_state (KIP-980): created STOPPED it has no tasks anywhere; created PAUSED its tasks come up paused', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await settle(c);
+    await leaderOf(c).writes.putConnector('stopped', sink(4, { name: 'stopped' }), true, 'STOPPED');
+    await settle(c);
+    await leaderOf(c).writes.putConnector('paused', sink(4, { name: 'paused' }), true, 'PAUSED');
+    await settle(c);
+    for (const n of c.nodes) {
+      expect(n.herder.state.connector('stopped')).toMatchObject({ targetState: 'STOPPED', tasks: [] });
+      expect(localTasks(n, 'stopped')).toEqual([]);
+      expect(n.herder.state.connector('paused')?.targetState).toBe('PAUSED');
+    }
+    expect(c.nodes.flatMap((n) => localTasks(n, 'paused')).sort()).toEqual([0, 1, 2, 3]);
+    const paused = c.nodes.flatMap((n) => n.herder.local.runtimes).filter((r) => r.config.name === 'paused');
+    expect(paused.length).toBeGreaterThan(0);
+    for (const r of paused) expect((r as FakeRuntime).calls[0]).toBe('pause');
+    // a resume of the STOPPED one computes its tasks
+    await leaderOf(c).writes.setTargetState('stopped', 'STARTED');
+    await settle(c);
+    expect(c.nodes.flatMap((n) => localTasks(n, 'stopped')).sort()).toEqual([0, 1, 2, 3]);
+  });
+
   it('a second create of the same name is a 409; an update to tasks.max=3 converges; a delete stops everything', async () => {
     const c = cluster();
     for (const id of ['a:1', 'b:2', 'c:3']) await c.add(id);
