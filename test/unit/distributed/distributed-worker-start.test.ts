@@ -5,14 +5,13 @@ import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
-import type { DistributedConfig } from '../../../src/config/distributed-def.js';
 import { keyOf, valueOf, type ConfigRecord } from '../../../src/distributed/herder/config-records.js';
 import { DistributedWorker } from '../../../src/distributed/herder/distributed-worker.js';
 import type * as TopicLogModule from '../../../src/distributed/herder/topic-log.js';
 import type { LogRecord, TopicLog } from '../../../src/distributed/herder/topic-log.js';
 import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
 import { Router, type RestRequest, type RestResponse } from '../../../src/rest/router.js';
-import { FakeGroup, FakeMember } from './fake-group.js';
+import { FakeGroup, FakeMember, testDistributedConfig } from './fake-group.js';
 
 const held = vi.hoisted(() => {
   let release: () => void = () => undefined;
@@ -59,24 +58,7 @@ vi.mock('../../../src/distributed/herder/topic-log.js', async (importOriginal) =
   return { ...real, KafkaTopicLog };
 });
 
-const distributed: DistributedConfig = {
-  groupId: 'g',
-  configTopic: 'configs',
-  statusTopic: 'status',
-  offsetTopic: undefined,
-  configReplicationFactor: 1,
-  statusReplicationFactor: 1,
-  statusPartitions: 1,
-  advertisedHost: undefined,
-  advertisedPort: undefined,
-  advertisedScheme: undefined,
-  protocol: 'sessioned',
-  scheduledRebalanceMaxDelayMs: 0,
-  workerSyncTimeoutMs: 1000,
-  sessionTimeoutMs: 10000,
-  heartbeatIntervalMs: 3000,
-  rebalanceTimeoutMs: 10000,
-};
+const distributed = testDistributedConfig({ configTopic: 'configs', statusTopic: 'status' });
 
 /** The answer, or the error's status and message as the REST server would send them. */
 async function call(

@@ -2,6 +2,7 @@
  * An in-process stand-in for the worker group (tests of the herder without a broker): the first member
  * leads, tasks are dealt round-robin, what moves is revoked before it is assigned elsewhere.
  */
+import type { DistributedConfig } from '../../../src/config/distributed-def.js';
 import type {
   ClusterView,
   TaskId,
@@ -123,4 +124,27 @@ export class FakeMember implements WorkerGroupMember {
     this.state = 'stopped';
     await this.group.leave(this);
   }
+}
+
+/** A distributed worker's settings for in-process tests: one partition, no delays. */
+export function testDistributedConfig(overrides: Partial<DistributedConfig> = {}): DistributedConfig {
+  return {
+    groupId: 'g',
+    configTopic: 'c',
+    statusTopic: 's',
+    offsetTopic: undefined,
+    configReplicationFactor: 1,
+    statusReplicationFactor: 1,
+    statusPartitions: 1,
+    advertisedHost: undefined,
+    advertisedPort: undefined,
+    advertisedScheme: undefined,
+    protocol: 'sessioned',
+    scheduledRebalanceMaxDelayMs: 0,
+    workerSyncTimeoutMs: 1000,
+    sessionTimeoutMs: 10000,
+    heartbeatIntervalMs: 3000,
+    rebalanceTimeoutMs: 10000,
+    ...overrides,
+  };
 }

@@ -2,7 +2,6 @@ import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectState } from '../../../src/actors/connector-runtime.js';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
-import type { DistributedConfig } from '../../../src/config/distributed-def.js';
 import type { ConnectorConfig } from '../../../src/config/types.js';
 import { keyOf, valueOf, type ConfigRecord } from '../../../src/distributed/herder/config-records.js';
 import { DistributedHerder } from '../../../src/distributed/herder/herder.js';
@@ -10,27 +9,10 @@ import { LeaderWrites } from '../../../src/distributed/herder/leader-writes.js';
 import type { LocalRuntime } from '../../../src/distributed/herder/local-connectors.js';
 import { StatusStore } from '../../../src/distributed/herder/status-store.js';
 import { MemoryTopicLog } from '../../../src/distributed/herder/topic-log.js';
-import { FakeGroup, FakeMember } from './fake-group.js';
+import { FakeGroup, FakeMember, testDistributedConfig } from './fake-group.js';
 
 const logger = pino({ level: 'silent' });
-const distributed: DistributedConfig = {
-  groupId: 'g',
-  configTopic: 'c',
-  statusTopic: 's',
-  offsetTopic: undefined,
-  configReplicationFactor: 1,
-  statusReplicationFactor: 1,
-  statusPartitions: 1,
-  advertisedHost: undefined,
-  advertisedPort: undefined,
-  advertisedScheme: undefined,
-  protocol: 'sessioned',
-  scheduledRebalanceMaxDelayMs: 0,
-  workerSyncTimeoutMs: 1000,
-  sessionTimeoutMs: 10000,
-  heartbeatIntervalMs: 3000,
-  rebalanceTimeoutMs: 10000,
-};
+const distributed = testDistributedConfig();
 
 class FakeRuntime implements LocalRuntime {
   state: ConnectState = 'UNASSIGNED';
