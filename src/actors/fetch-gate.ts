@@ -11,23 +11,34 @@ export class FetchGate {
   private released = false;
   private waiters: Array<() => void> = [];
 
+  /** @param onChange told after every pause, resume and release (a shared member holds on it) */
+  constructor(private readonly onChange?: () => void) {}
+
   get isPaused(): boolean {
     return this.paused && !this.released;
   }
 
+  /** Released for a stop: fetching is over for good. */
+  get isReleased(): boolean {
+    return this.released;
+  }
+
   pause(): void {
     this.paused = true;
+    this.onChange?.();
   }
 
   resume(): void {
     this.paused = false;
     this.wake();
+    this.onChange?.();
   }
 
   /** Opens the gate for good (the task is stopping): waiting fetches return at once. */
   release(): void {
     this.released = true;
     this.wake();
+    this.onChange?.();
   }
 
   /** Resolves true when fetching may go on, false once the gate was released for a stop. */

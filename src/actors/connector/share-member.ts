@@ -63,7 +63,8 @@ export class ShareMember {
 class MemberGeneration {
   /** Everything handed to leases' counters so far, per counter. */
   readonly attributed = new ShareConsumerMetrics();
-  private leases = 0;
+  private readonly leases = new Set<TaskShareConsumer>();
+  private held = false;
   private closing = false;
   private failed = false;
   private subscribed: Promise<void> | undefined;
@@ -75,8 +76,30 @@ class MemberGeneration {
   }
 
   lease(): TaskShareConsumer {
-    this.leases++;
-    return new TaskShareConsumer(this);
+    const l = new TaskShareConsumer(this);
+    this.leases.add(l);
+    this.gatesChanged();
+    return l;
+  }
+
+  /**
+   * The member holds while every lease is paused (one being released for a stop does not count):
+   * otherwise the polls that were waiting in it when the pause came each fetch again the records the
+   * one before gave back, a delivery attempt per poll (ShareConsumer.hold).
+   */
+  gatesChanged(): void {
+    let paused = false;
+    for (const l of this.leases) {
+      if (l.gate.isPaused) paused = true;
+      else if (!l.gate.isReleased) return this.setHeld(false);
+    }
+    this.setHeld(paused);
+  }
+
+  private setHeld(held: boolean): void {
+    if (held === this.held || this.closing) return;
+    this.held = held;
+    this.consumer.hold(held);
   }
 
   subscribe(topics: readonly string[]): Promise<void> {
@@ -107,7 +130,8 @@ class MemberGeneration {
 
   /** The last lease closes the consumer (it releases what it still holds and leaves the group). */
   async release(from: TaskShareConsumer): Promise<void> {
-    if (--this.leases > 0) return;
+    this.leases.delete(from);
+    if (this.leases.size > 0) return this.gatesChanged();
     this.closing = true;
     await this.consumer.close();
     // acknowledgements no lease made: records released at close, undecodable records rejected
@@ -117,7 +141,7 @@ class MemberGeneration {
 
 /** One task's lease on a {@link ShareMember}: a gate, counters and the member's consumer. */
 export class TaskShareConsumer implements ShareSource {
-  readonly gate = new FetchGate();
+  readonly gate = new FetchGate(() => this.g.gatesChanged());
   readonly metrics = new ShareConsumerMetrics();
   /** Records acquired by a fetch that was under way when the gate closed, and released. */
   releasedWhilePaused = 0;

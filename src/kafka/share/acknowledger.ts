@@ -4,7 +4,18 @@
  * module builds the request, applies the per-partition answers, and settles every entry exactly once.
  */
 import { KafkaError } from '../errors.js';
-import { failAll, indexEntries, planAcks, settleAll, type AckEntry } from './ack-entries.js';
+import { AckCode } from './ack-batches.js';
+import {
+  failAll,
+  indexEntries,
+  newAckEntry,
+  planAcks,
+  settleAll,
+  type AckEntry,
+  type PartitionAckResult,
+} from './ack-entries.js';
+import type { OffsetSet } from './offset-set.js';
+import type { PartitionDirectory } from './partition-directory.js';
 import type { NodeChannel } from './node-channel.js';
 import { METADATA_ERRORS } from './share-error-responses.js';
 import { ConsumerClosedError, SessionResetError } from './share-errors.js';
@@ -46,6 +57,27 @@ export async function sendAcks(host: AcknowledgerHost, ch: NodeChannel, queuedAt
   if (renew.length === 0) return;
   if (ch.session.isNew) settleAll(renew, resetError(ch));
   else await acknowledgeRequest(host, ch, renew, true, ch.session.epoch, queuedAt);
+}
+
+/**
+ * Queues a RELEASE of every offset still outstanding (handed out or waiting for a poll) on its leader's
+ * session, for a consumer closing: other members get the records at once rather than after the lock.
+ */
+export function releaseOutstanding(
+  outstanding: Map<string, OffsetSet>,
+  dir: PartitionDirectory,
+  channels: Map<number, NodeChannel>,
+  onResult: (r: PartitionAckResult) => void,
+): void {
+  for (const [key, offsets] of outstanding) {
+    if (offsets.size === 0) continue;
+    const tp = dir.partition(key);
+    const leader = dir.leaderOf(key);
+    const ch = leader === undefined ? undefined : channels.get(leader);
+    if (!tp || !ch) continue;
+    ch.terminal.push(newAckEntry(tp, 'release', AckCode.release, [...offsets], onResult));
+    offsets.clear();
+  }
 }
 
 /** Applies the final acknowledgements and closes the session (epoch -1): the broker releases the rest. */

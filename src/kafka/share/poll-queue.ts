@@ -18,6 +18,8 @@ export class PollQueue {
   private readonly waiters: Waiter[] = [];
   private readonly ready: ShareRecord[][] = [];
   private readonly sentAt = new WeakMap<readonly ShareRecord[], number>();
+  /** Set while the queue is held: where answers go instead of to polls (see {@link hold}). */
+  private releaseHeld: ((records: ShareRecord[]) => void) | undefined;
 
   /** @param perPoll about how many records one poll() is given at most (see {@link deliver}) */
   constructor(private readonly perPoll: number) {}
@@ -25,6 +27,21 @@ export class PollQueue {
   /** Polls waiting for records. */
   get waiting(): number {
     return this.waiters.length;
+  }
+
+  /** Some poll waits for records, and the queue is not held: a fetch is wanted. */
+  get wanting(): boolean {
+    return this.waiters.length > 0 && this.releaseHeld === undefined;
+  }
+
+  /**
+   * Holds the queue (`release` given) or lets it go (undefined). While held, waiting polls want no fetch
+   * (they end with [] at their `maxWaitMs`), and every answer, like the pieces already waiting for a
+   * poll, goes to `release` instead: nobody would take them before their locks ran out.
+   */
+  hold(release: ((records: ShareRecord[]) => void) | undefined): void {
+    this.releaseHeld = release;
+    if (release) for (const piece of this.ready.splice(0)) release(piece);
   }
 
   /** Records waiting for a poll now, or a poll that waits until an answer or `maxWaitMs` ([] then). */
@@ -51,6 +68,7 @@ export class PollQueue {
    * whole producer batches), so a one-poll answer of 591 records for 500 stays one piece, as it was.
    */
   deliver(records: ShareRecord[], sentAt: number): void {
+    if (this.releaseHeld) return this.releaseHeld(records);
     const pieces = Math.max(1, Math.round(records.length / this.perPoll));
     const size = Math.ceil(records.length / pieces);
     for (let from = 0; from < records.length; from += size) {

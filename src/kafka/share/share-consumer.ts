@@ -22,7 +22,7 @@ import { newAckEntry, type AckEntry, type PartitionAckResult } from './ack-entri
 import { NodeChannel } from './node-channel.js';
 import type { OffsetSet } from './offset-set.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
-import { closeSession, sendAcks, type AcknowledgerHost } from './acknowledger.js';
+import { closeSession, releaseOutstanding, sendAcks, type AcknowledgerHost } from './acknowledger.js';
 import {
   countAck,
   onPartitionError,
@@ -79,6 +79,10 @@ export class ShareConsumer {
   private sendScheduled = false;
   private readonly fetchSettings: FetchSettings;
   private readonly fetcherHost: FetcherHost;
+  private readonly ackHost: AcknowledgerHost;
+  private readonly errorHost: ErrorHost;
+  /** Per leader: RENEW acknowledgements work there (Kafka ≥ 4.2). */
+  private readonly renewAvailable = new Map<number, boolean>();
   /** Rejects a pending subscribe() when the member cannot join at all. */
   private onFatalOnce: ((e: Error) => void) | undefined;
 
@@ -204,6 +208,19 @@ export class ShareConsumer {
   }
 
   /**
+   * Holds the consumer while no poll's records would be used (a paused connector, share-member.ts):
+   * waiting polls make no ShareFetch, and what a fetch under way brings back, or what waits for a poll,
+   * is released at once, not fetched again for each waiting poll at a delivery attempt each time.
+   */
+  hold(held: boolean): void {
+    // closed: close() released what was outstanding; failed: the locks lapse
+    const release = (records: ShareRecord[]) =>
+      void (!this.closed && !this.fatal && this.acknowledge(records, 'release'));
+    this.polls.hold(held ? release : undefined);
+    if (!held) this.kick();
+  }
+
+  /**
    * Records the outcome of records this consumer was given. ACCEPT / RELEASE / REJECT are final; RENEW
    * extends the lock and the record stays acquired (Kafka ≥ 4.2). Acknowledgements go out with the next
    * ShareFetch to the partition's leader or with {@link commit}. The promise reports what the broker
@@ -283,17 +300,7 @@ export class ShareConsumer {
     if (this.kickTimer) clearTimeout(this.kickTimer);
     // records fetched but never handed out are outstanding too: released below with the rest
     this.polls.close();
-    for (const [key, offsets] of this.outstanding) {
-      if (offsets.size === 0) continue;
-      const tp = this.dir.partition(key);
-      const leader = this.dir.leaderOf(key);
-      const ch = leader === undefined ? undefined : this.channels.get(leader);
-      if (!tp || !ch) continue;
-      ch.terminal.push(
-        newAckEntry(tp, 'release', AckCode.release, [...offsets], (r) => countAck(this.errorHost, r)),
-      );
-      offsets.clear();
-    }
+    releaseOutstanding(this.outstanding, this.dir, this.channels, (r) => countAck(this.errorHost, r));
     await Promise.all([...this.channels.values()].map((ch) => ch.run(() => closeSession(this.ackHost, ch))));
     await this.membership.leave();
     await this.transport.close();
@@ -305,14 +312,14 @@ export class ShareConsumer {
   /** Starts the next request on every free session; arms a timer for sessions in backoff. */
   private kick(): void {
     if (this.closed) return;
-    if (this.metadataStale && this.polls.waiting > 0 && !this.fatal && !this.refreshing) {
+    if (this.metadataStale && this.polls.wanting && !this.fatal && !this.refreshing) {
       void this.refreshMetadata().then(() => this.kick());
     }
     const now = Date.now();
     let earliestRetry = Infinity;
     for (const ch of this.channels.values()) {
       this.pump(ch);
-      if (!ch.busy && this.polls.waiting > 0 && ch.backoffUntil > now)
+      if (!ch.busy && this.polls.wanting && ch.backoffUntil > now)
         earliestRetry = Math.min(earliestRetry, ch.backoffUntil);
     }
     if (earliestRetry !== Infinity && !this.kickTimer) {
@@ -332,7 +339,7 @@ export class ShareConsumer {
       sessionIsNew: ch.session.isNew,
       pendingAcks: ch.terminal.length,
       pendingRenewals: ch.renew.length,
-      pollWaits: this.polls.waiting > 0,
+      pollWaits: this.polls.wanting,
       metadataStale: this.metadataStale,
       partitions: ch.session.wantedPartitions.size,
       backoffUntil: ch.backoffUntil,
@@ -368,15 +375,8 @@ export class ShareConsumer {
 
   /** True while some record handed out (or fetched for a later poll) awaits a final acknowledgement. */
   private holdsRecords(): boolean {
-    for (const offsets of this.outstanding.values()) if (offsets.size > 0) return true;
-    return false;
+    return [...this.outstanding.values()].some((offsets) => offsets.size > 0);
   }
-
-  // ---------------------------------------------------------------- acknowledging and errors
-
-  private readonly renewAvailable = new Map<number, boolean>();
-  private readonly ackHost: AcknowledgerHost;
-  private readonly errorHost: ErrorHost;
 
   // ---------------------------------------------------------------- membership and metadata
 

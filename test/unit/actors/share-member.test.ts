@@ -56,6 +56,12 @@ class FakeConsumer {
     return Promise.resolve([{ topic: 't', partition: 0, type, offsets, error: null }]);
   }
 
+  /** The member's holds, in order. */
+  readonly holds: boolean[] = [];
+  hold(held: boolean): void {
+    this.holds.push(held);
+  }
+
   close(): Promise<void> {
     this.closes++;
     return Promise.resolve();
@@ -167,5 +173,33 @@ describe('ShareMember (share.member.scope)', () => {
       'recordsReleased',
     ] as const)
       expect(a.metrics[f] + b.metrics[f]).toBe(c.metrics[f]);
+  });
+
+  it('holds the member while every lease is paused (a stopping lease aside), and lets go when one is open', async () => {
+    const { member: m, made } = member();
+    const a = m.lease();
+    const b = m.lease();
+    const c = made[0]!;
+    a.gate.pause();
+    expect(c.holds).toEqual([]);
+    b.gate.pause();
+    expect(c.holds).toEqual([true]);
+    a.gate.resume();
+    expect(c.holds).toEqual([true, false]);
+    // a task stopping while the others are paused: its released gate does not keep the member fetching
+    a.gate.release();
+    expect(c.holds).toEqual([true, false, true]);
+    await a.close();
+    expect(c.holds).toEqual([true, false, true]);
+    // a task (re)started while paused comes with an open gate until the connector pauses it
+    const d = m.lease();
+    expect(c.holds).toEqual([true, false, true, false]);
+    d.gate.pause();
+    expect(c.holds).toEqual([true, false, true, false, true]);
+    // the last lease closes the member: nothing held any more to let go of
+    await b.close();
+    await d.close();
+    expect(c.closes).toBe(1);
+    expect(c.holds).toHaveLength(5);
   });
 });

@@ -64,4 +64,40 @@ describe('PollQueue', () => {
     q.fail(new Error('GROUP_AUTHORIZATION_FAILED'));
     await expect(a).rejects.toThrow('GROUP_AUTHORIZATION_FAILED');
   });
+
+  it('held, it wants no fetch for waiting polls and gives every answer and every waiting piece to release', async () => {
+    const q = new PollQueue(2);
+    const released: number[][] = [];
+    q.deliver(recs(0, 4), 1);
+    const waiting = q.take(40);
+    expect(Array.isArray(waiting)).toBe(true);
+    const poll = q.take(60_000) as ShareRecord[];
+    expect(offsets(poll)).toEqual([2, 3]);
+    q.deliver(recs(4, 2), 2);
+    const late = q.take(30);
+    expect(q.wanting).toBe(false);
+    const pending = q.take(30) as Promise<ShareRecord[]>;
+    expect(q.wanting).toBe(true);
+    q.hold((r) => released.push(offsets(r)));
+    expect(q.wanting).toBe(false);
+    // a fetch that was under way when the hold came
+    q.deliver(recs(6, 3), 3);
+    expect(released).toEqual([[6, 7, 8]]);
+    // the poll still waiting ends empty at its wait, as before
+    await expect(pending).resolves.toEqual([]);
+    expect(offsets(late as ShareRecord[])).toEqual([4, 5]);
+    q.deliver(recs(9, 2), 4);
+    q.hold(undefined);
+    // the piece that waited for a poll when the hold came is released too
+    q.hold((r) => released.push(offsets(r)));
+    expect(released).toEqual([
+      [6, 7, 8],
+      [9, 10],
+    ]);
+    q.hold(undefined);
+    const next = q.take(1000) as Promise<ShareRecord[]>;
+    expect(q.wanting).toBe(true);
+    q.deliver(recs(11, 1), 5);
+    expect(offsets(await next)).toEqual([11]);
+  });
 });
