@@ -84,5 +84,39 @@ export function asConnectorModule(value: unknown, specifier: string): ConnectorM
       `Connector module ${specifier} must have a default export { connector: SinkConnector class, task: SinkTask class }`,
     );
   }
+  const missing = [
+    ...missingMethods(candidate.connector, 'connector', CONNECTOR_METHODS),
+    ...missingMethods(candidate.task, 'task', TASK_METHODS),
+  ];
+  if (missing.length > 0) {
+    throw new SharesinkError(
+      'SHARESINK_CONNECTOR_MODULE_INVALID',
+      `Connector module ${specifier} lacks ${missing.join(', ')}: its connector class must implement ` +
+        `${CONNECTOR_METHODS.join('(), ')}() (extend SinkConnector) and its task class ` +
+        `${TASK_METHODS.join('(), ')}() (extend SinkTask)`,
+    );
+  }
   return candidate as ConnectorModule;
+}
+
+// The abstract methods of SinkConnector and SinkTask: TypeScript checks them, a JavaScript module is
+// only found out when the method is first called, as "this.config is not a function".
+const CONNECTOR_METHODS = ['version', 'config', 'start', 'taskConfigs', 'stop'] as const;
+const TASK_METHODS = ['version', 'start', 'put', 'stop'] as const;
+
+function missingMethods(cls: unknown, role: string, methods: readonly string[]): string[] {
+  const proto = (cls as { prototype?: Record<string, unknown> }).prototype;
+  let missing = methods.filter((m) => typeof proto?.[m] !== 'function');
+  // methods written as instance fields (`put = async (records) => …`) show only on an instance
+  if (missing.length > 0) {
+    let instance: Record<string, unknown> | undefined;
+    try {
+      instance = new (cls as new () => Record<string, unknown>)();
+    } catch {
+      instance = undefined; // its constructor will fail where it is used, with its own message
+    }
+    if (instance === undefined) return [];
+    missing = missing.filter((m) => typeof instance[m] !== 'function');
+  }
+  return missing.map((m) => `${role}.${m}()`);
 }
