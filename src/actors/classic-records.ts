@@ -3,6 +3,7 @@
  */
 import type { Batch, IHeaders } from 'kafkajs';
 import type { RawHeader, RawRecord } from '../connect/raw-record.js';
+import type { BatchOutput } from '../machines/batch.js';
 import { messageTimestampType } from '../kafka/classic-consumer.js';
 import { TaskCounters, type TaskCountersSnapshot } from './task-counters.js';
 
@@ -62,12 +63,25 @@ export const CLASSIC_TASK_COUNTERS = {
   commitFailures: 'Offset commits that failed; the records are fetched again (classic).',
 } as const satisfies Record<Exclude<keyof ClassicTaskCountersSnapshot, keyof TaskCountersSnapshot>, string>;
 
+/**
+ * The `ackError` of a batch the runner did not commit on purpose: a refused put under
+ * errors.tolerance=none, a dead-letter write that failed or that a stop gave up on. Its records are read
+ * again (after a restart, or by the partition's next owner): nothing was rejected, and no commit failed.
+ */
+export const LEFT_UNCOMMITTED = 'LEFT_UNCOMMITTED';
+
 export class ClassicTaskCounters extends TaskCounters implements ClassicTaskCountersSnapshot {
   recordsDeadLettered = 0;
   recordsSkipped = 0;
   putsRetried = 0;
   commits = 0;
   commitFailures = 0;
+
+  /** A batch left uncommitted is counted as share mode counts a batch given back: released. */
+  override onOutcome(output: BatchOutput, recordCount: number): void {
+    if (output.ackError === LEFT_UNCOMMITTED) this.recordsReleased += recordCount;
+    else super.onOutcome(output, recordCount);
+  }
 
   override snapshot(): ClassicTaskCountersSnapshot {
     return { ...this };

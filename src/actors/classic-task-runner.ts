@@ -18,10 +18,8 @@ import { coordinatorWaitIn } from '../kafka/classic-log.js';
 import type { AckDisposition, BatchOutput } from '../machines/batch.js';
 import type { PoolTask } from '../pool/put-pool.js';
 import type { Assignment } from '../pool/protocol.js';
-import { ClassicTaskCounters, classicRawRecords } from './classic-records.js';
-import { deadLetterQueueFor, type ClassicDeadLetterQueue } from './errors/dead-letter-reporter.js';
-import { logFailedRecords } from './errors/log-reporter.js';
-import { batchReason } from './errors/reasons.js';
+import { ClassicTaskCounters, classicRawRecords, LEFT_UNCOMMITTED } from './classic-records.js';
+import { ClassicDeadLetters } from './classic-dead-letters.js';
 import { TaskFailedError } from './errors/task-failed.js';
 import { errorCodeOf, failureMessage } from './errors/tolerance.js';
 import type { ClassicTaskRunnerOptions } from './classic-options.js';
@@ -44,10 +42,10 @@ export class ClassicTaskRunner {
   private readonly core: TaskRunnerCore<ClassicBatch>;
   private readonly tolerance: 'none' | 'all';
   private readonly commits: ClassicCommits;
+  private readonly deadLetters: ClassicDeadLetters;
   private task: PoolTask;
   private assignmentVersion = 0;
   private consumer: Consumer | undefined;
-  private dlq: ClassicDeadLetterQueue | undefined;
   private heartbeatMs = 3000;
   private maxPollRecords = 500;
   private seq = 0;
@@ -69,6 +67,12 @@ export class ClassicTaskRunner {
     this.log = options.logger.child({ task: options.taskId });
     this.tolerance = options.errors?.tolerance ?? 'none';
     this.commits = new ClassicCommits(this.counters, this.log);
+    this.deadLetters = new ClassicDeadLetters({
+      task: options,
+      counters: this.counters,
+      log: this.log,
+      fail: (e) => this.fail(e),
+    });
     this.task = options.poolTask;
     this.core = new TaskRunnerCore(
       {
@@ -110,8 +114,7 @@ export class ClassicTaskRunner {
       this.log.warn({ settings: settings.ignored }, 'consumer settings classic mode does not use');
     this.heartbeatMs = settings.config.heartbeatInterval ?? 3000;
     this.maxPollRecords = settings.maxPollRecords;
-    this.dlq = deadLetterQueueFor(kafka, o, this.log);
-    await this.dlq?.start();
+    await this.deadLetters.start(kafka);
     if (this.halted()) return;
     const consumer = kafka.consumer({
       ...settings.config,
@@ -176,9 +179,10 @@ export class ClassicTaskRunner {
   }
 
   /**
-   * Stops taking batches, lets running puts finish within the grace time, aborts the rest (uncommitted:
-   * the next owner of the partition gets them again), then leaves the group. Each fetch commits what
-   * its finished puts resolved before kafkajs leaves (onBatch).
+   * Stops taking batches, lets running puts and dead-letter writes finish within the grace time, aborts
+   * the puts and gives up the writes still running (uncommitted: the next owner of the partition gets
+   * them again), then leaves the group. Each fetch commits what its finished puts resolved before kafkajs
+   * leaves (onBatch).
    */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
@@ -195,6 +199,8 @@ export class ClassicTaskRunner {
     while (batches.size > 0 && Date.now() < deadline)
       await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
     for (const w of batches.values()) w.actor.send({ type: 'SHUTDOWN' });
+    // a batch settling ignores SHUTDOWN; a dead-letter write kafkajs retries would hold the stop for seconds
+    this.deadLetters.giveUp();
     while (batches.size > 0) await sleep(20);
     // kafkajs's stop cannot reach a member whose join is under way: that member would join after it
     await this.starting?.catch(() => undefined);
@@ -202,7 +208,7 @@ export class ClassicTaskRunner {
     await this.consumer
       ?.disconnect()
       .catch((err: Error) => this.log.warn({ err: err.message }, 'disconnect'));
-    await this.dlq?.close().catch((err: Error) => this.log.warn({ err: err.message }, 'dlq disconnect'));
+    await this.deadLetters.close();
     this.log.info(this.counters.snapshot(), 'classic task stopped');
   }
 
@@ -226,17 +232,25 @@ export class ClassicTaskRunner {
 
   resume(): void {
     this.paused = false;
-    const topics = new Set((this.task.assignment?.partitions ?? []).map((tp) => tp.topic));
-    if (topics.size > 0 && this.running) this.consumer?.resume([...topics].map((topic) => ({ topic })));
+    if (this.running) this.fetching('resume');
   }
 
   private pauseAll(): void {
+    this.fetching('pause');
+  }
+
+  /**
+   * kafkajs pause / resume of every assigned topic. kafkajs refuses both while its consumer has no group:
+   * stopped, or crashed and not yet run again by onCrash's restart. Nothing is lost then: a restart makes
+   * a new group, which fetches everything, and onAssignment pauses it again while the task is paused.
+   */
+  private fetching(what: 'pause' | 'resume'): void {
     const topics = new Set((this.task.assignment?.partitions ?? []).map((tp) => tp.topic));
-    if (topics.size === 0) return;
+    if (topics.size === 0 || this.consumer === undefined) return;
     try {
-      this.consumer?.pause([...topics].map((topic) => ({ topic })));
-    } catch {
-      // kafkajs refuses once the consumer stopped, when there is nothing left to pause
+      this.consumer[what]([...topics].map((topic) => ({ topic })));
+    } catch (err) {
+      this.log.debug({ err: err instanceof Error ? err.message : String(err) }, `consumer ${what} skipped`);
     }
   }
 
@@ -356,7 +370,7 @@ export class ClassicTaskRunner {
       toRaw: (batches) => (batches.length === 1 ? batches[0]!.records : batches.flatMap((b) => b.records)),
       settle: (batch, d) =>
         this.settle(batch, d).then(
-          () => null,
+          (settled) => (settled ? null : LEFT_UNCOMMITTED),
           (err: unknown) => errorCodeOf(err),
         ),
       // a rebalance or a stop gives the batch back uncommitted: its next owner fetches it again
@@ -369,66 +383,43 @@ export class ClassicTaskRunner {
       // classic batches hold no lock: the machine never asks for these in mode 'classic'
       renew: () => {},
       recordExpiry: () => {},
-      recordAckFailure: (batch, errorCode) =>
+      recordAckFailure: (batch, errorCode) => {
+        // said where it was decided: the task's failure, the dead-letter write given up
+        if (errorCode === LEFT_UNCOMMITTED) return;
         this.log.warn(
           { batchId: batch.id, errorCode },
           'batch not committed; its records will be delivered again',
-        ),
+        );
+      },
     };
   }
 
-  /** Carries out the batch's disposition: commit, dead-letter then commit, fail, or leave for refetch. */
-  private async settle(work: ClassicBatch, d: AckDisposition): Promise<void> {
+  /**
+   * Carries out the batch's disposition: commit, dead-letter then commit, fail, or leave for refetch.
+   * False when the batch is left uncommitted on purpose (its records are read again).
+   */
+  private async settle(work: ClassicBatch, d: AckDisposition): Promise<boolean> {
     switch (d.kind) {
       case 'release':
-        return; // unresolved: fetched again, by this member or the partition's next owner
+        return true; // unresolved: fetched again, by this member or the partition's next owner
       case 'accept':
-        return this.commits.chunk(work);
+        await this.commits.chunk(work);
+        return true;
       case 'partial':
-        await this.deadLetter(work, d.rejectedOffsets);
-        return this.commits.chunk(work);
+        if (!(await this.deadLetters.write(work, d.rejectedOffsets))) return false;
+        await this.commits.chunk(work);
+        return true;
       case 'reject': {
         if (this.tolerance === 'none') {
           const why = failureMessage(work.lastPut, work.reasons);
           this.fail(new TaskFailedError(`${why} (errors.tolerance=none; offsets not committed)`));
-          return;
+          return false;
         }
-        await this.deadLetter(
-          work,
-          work.records.map((_, i) => i),
-        );
-        return this.commits.chunk(work);
+        const all = work.records.map((_, i) => i);
+        if (!(await this.deadLetters.write(work, all))) return false;
+        await this.commits.chunk(work);
+        return true;
       }
-    }
-  }
-
-  private async deadLetter(work: ClassicBatch, indexes: readonly number[]): Promise<void> {
-    this.counters.recordsSkipped += indexes.length;
-    const why = batchReason(work.lastPut);
-    logFailedRecords(
-      this.log,
-      this.o.errorsLog,
-      work.id,
-      work.records,
-      indexes,
-      (i) => (work.reasons.get(i) ?? why).message,
-    );
-    if (this.dlq === undefined) {
-      this.log.warn({ batchId: work.id, records: indexes.length }, 'errors.tolerance=all: records skipped');
-      return;
-    }
-    const whole = batchReason(work.lastPut);
-    try {
-      const sent = await this.dlq.send(work.records, indexes, (i) => work.reasons.get(i) ?? whole);
-      this.counters.recordsDeadLettered += sent;
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.fail(
-        new TaskFailedError(`could not write to dead letter topic ${this.dlq.topic}: ${message}`, {
-          cause: err,
-        }),
-      );
-      throw err;
     }
   }
 }

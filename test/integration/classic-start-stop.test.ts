@@ -4,39 +4,20 @@
 // with no consumer. The same cases, one step at a time, with a scripted consumer:
 // test/unit/classic-task-runner-start-stop.test.ts.
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClassicTaskRunner, type ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
 import { CountersLedger } from '../../src/actors/connector/counters-ledger.js';
 import { TaskSlots } from '../../src/actors/connector/task-slots.js';
 import { PutPool } from '../../src/pool/put-pool.js';
-import {
-  createTopic,
-  deleteTopics,
-  kafkaClient,
-  produce,
-  testBrokers,
-  uniqueGroup,
-  uniqueName,
-  uniqueTopic,
-} from './harness/kafka.js';
+import { kafkaClient, produce, testBrokers, uniqueGroup, uniqueName } from './harness/kafka.js';
 import { classicRunner, RECORDING } from './harness/classic-runner.js';
+import { topicsForTest } from './harness/topics.js';
 
 const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
 // below any broker's group.min.session.timeout.ms (the test broker's is 3000, Kafka's default 6000)
 const REFUSED_SESSION = { 'session.timeout.ms': '1000', 'heartbeat.interval.ms': '300' };
-const topics: string[] = [];
+const { newTopic } = topicsForTest();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-afterAll(async () => {
-  if (topics.length > 0) await deleteTopics(topics);
-});
-
-async function newTopic(name: string): Promise<string> {
-  const topic = uniqueTopic(name);
-  topics.push(topic);
-  await createTopic(topic, { partitions: 1 });
-  return topic;
-}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;

@@ -8,33 +8,29 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
 import { classicRunner, readValues, STRINGS } from './harness/classic-runner.js';
 import {
   committedAndEndOffsets,
-  createTopic,
+  consumeClassic,
   deleteTopics,
+  kafkaClient,
   produce,
   uniqueGroup,
-  uniqueTopic,
 } from './harness/kafka.js';
+import { topicsForTest } from './harness/topics.js';
 
 const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });
 const RECORDS = 3_000;
-const topics: string[] = [];
+const { newTopic, topicName } = topicsForTest();
+const FATAL = new URL('../fixtures/connectors/fatal.ts', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-classic-commits-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-afterAll(async () => {
-  if (topics.length > 0) await deleteTopics(topics);
-});
-
 /** A one-partition topic holding RECORDS values of 100 characters, each a zero-padded number from 1. */
 async function backlog(name: string): Promise<string> {
-  const topic = uniqueTopic(name);
-  topics.push(topic);
-  await createTopic(topic, { partitions: 1 });
+  const topic = await newTopic(name);
   await produce(
     topic,
     Array.from({ length: RECORDS }, (_, i) => String(i + 1).padStart(100, '0')),
@@ -130,4 +126,66 @@ describe('classic commits when a fetch ends between its chunks', () => {
     expect(c.commitFailures).toBe(0);
     expect(h.runner.assignment?.version).toBe(1);
   }, 20_000);
+});
+
+describe('a stop while a dead-letter write retries (errors.tolerance=all)', () => {
+  async function topicGone(topic: string): Promise<boolean> {
+    const admin = kafkaClient('sharesink-test-admin').admin();
+    await admin.connect();
+    try {
+      return !(await admin.listTopics()).includes(topic);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  it('ends within the grace, commits none of that batch, and the next runner dead-letters it', async () => {
+    const topic = await newTopic('cc-dlq-stop');
+    const dlq = topicName('cc-dlq-stop-dlq');
+    const group = uniqueGroup('cc-dlq-stop');
+    // every put fails: each batch goes to the dead-letter topic before it is committed
+    const spec = { topic, group, logger, module: FATAL, converters: STRINGS };
+    const errors = { tolerance: 'all', deadLetterQueueTopic: dlq } as const;
+    const first = classicRunner({
+      ...spec,
+      name: 'cc-dlq-stop-a',
+      options: { errors, shutdownGraceMs: 1_000 },
+    });
+    await first.runner.start(); // creates the dead-letter topic
+    // gone from under the started producer: kafkajs retries the write (UNKNOWN_TOPIC_OR_PARTITION) for ~8 s
+    await deleteTopics([dlq]);
+    await until(() => topicGone(dlq));
+    const values = Array.from({ length: 10 }, (_, i) => String(i + 1));
+    await produce(topic, values);
+    // the put has failed and the batch is still in flight: its dead-letter write is under way
+    await until(() => first.runner.counters.putsFailed > 0 && first.runner.inFlight > 0);
+    await sleep(500);
+    const stopAt = Date.now();
+    await first.runner.stop();
+    const stopMs = Date.now() - stopAt;
+    await first.pool.close();
+    // the grace, then leaving the group
+    expect(stopMs).toBeLessThan(1_000 + 1_500);
+    expect(await committed(group, topic)).toBe(-1);
+    expect(first.failures).toEqual([]);
+    expect(first.runner.counters.snapshot()).toMatchObject({
+      recordsAcquired: 10,
+      recordsReleased: 10,
+      recordsRejected: 0,
+      recordsDeadLettered: 0,
+      commits: 0,
+    });
+
+    // at least once: the records not committed are read again, and dead-lettered this time
+    const second = classicRunner({ ...spec, name: 'cc-dlq-stop-b', options: { errors } });
+    await second.runner.start(); // creates the dead-letter topic again
+    await until(async () => (await committed(group, topic)) === values.length);
+    await second.runner.stop();
+    await second.pool.close();
+    expect(second.runner.counters.snapshot()).toMatchObject({ recordsDeadLettered: 10, recordsRejected: 10 });
+    // the first runner's write, given up on, may still land once the topic is back: then twice
+    const dead = await consumeClassic(dlq, values.length, { timeoutMs: 30_000 });
+    expect(new Set(dead.map((r) => r.value))).toEqual(new Set(values));
+    process.stdout.write(`dlq stop: stop() took ${stopMs} ms with a 1000 ms grace\n`);
+  }, 60_000);
 });

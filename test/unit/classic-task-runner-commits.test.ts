@@ -4,191 +4,53 @@
 // or rejoins (kafkajs keeps resolved offsets in memory only). And a failed task must end the retry
 // backoffs of its other partitions: kafkajs's stop waits for every eachBatch call. The real-broker
 // side is test/integration/classic-stop-commits.test.ts.
-import type { ConsumerConfig, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
-import type * as DeadLetterModule from '../../src/actors/errors/dead-letter-reporter.js';
-import type * as ClassicConsumerModule from '../../src/kafka/classic-consumer.js';
-import type { PutResult } from '../../src/pool/protocol.js';
+import {
+  deferred,
+  FakeDeadLetterQueue,
+  Offsets,
+  runnerOptions,
+  scriptedConsumer,
+  ScriptedPool,
+  until,
+  within,
+} from './classic-task-runner-fakes.js';
 
-type EachBatch = (payload: EachBatchPayload) => Promise<void>;
-
-/** A kafkajs consumer as the runner sees it; like kafkajs, its stop waits for the eachBatch calls. */
-class FakeConsumer {
-  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' } as const;
-  readonly calls: string[] = [];
-  readonly open = new Set<Promise<unknown>>();
-  eachBatch: EachBatch | undefined;
-  private readonly listeners = new Map<string, Array<(e: { payload: unknown }) => void>>();
-
-  on(name: string, listener: (e: { payload: unknown }) => void): void {
-    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
-  }
-  async connect(): Promise<void> {}
-  async subscribe(): Promise<void> {}
-  async run(config: { eachBatch: EachBatch }): Promise<void> {
-    this.eachBatch = config.eachBatch;
-    for (const l of this.listeners.get(this.events.GROUP_JOIN) ?? [])
-      l({ payload: { memberAssignment: { t: [0, 1] } } });
-  }
-  async stop(): Promise<void> {
-    this.calls.push('stop');
-    await Promise.allSettled([...this.open]);
-    this.calls.push('left');
-  }
-  async disconnect(): Promise<void> {
-    this.calls.push('disconnect');
-    await Promise.allSettled([...this.open]);
-    this.calls.push('left');
-  }
-  pause(): void {}
-  resume(): void {}
-}
-
-/** kafkajs's offset manager for partitions of topic `t`: resolved offsets in memory, commits recorded. */
-class Offsets {
-  readonly resolved = new Map<number, string>();
-  readonly committed = new Map<number, string>();
-  /** Each commit request, `partition:offset` for every partition it carried. */
-  readonly commits: string[][] = [];
-  failCommits: Error | undefined;
-
-  constructor(private readonly consumer: FakeConsumer) {}
-
-  uncommitted(): {
-    topics: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>;
-  } {
-    const partitions = [...this.resolved]
-      .filter(([p, o]) => this.committed.get(p) !== o)
-      .map(([partition, offset]) => ({ partition, offset }));
-    return { topics: partitions.length === 0 ? [] : [{ topic: 't', partitions }] };
-  }
-
-  /** One fetch of `count` records of partition `partition` from offset `from`, handed to eachBatch. */
-  deliver(partition: number, from: number, count: number, heartbeat: () => Promise<void> = async () => {}) {
-    const messages = Array.from(
-      { length: count },
-      (_, i) =>
-        ({
-          offset: String(from + i),
-          key: null,
-          value: Buffer.from(String(from + i)),
-          timestamp: '0',
-          attributes: 0,
-          headers: {},
-        }) as unknown as KafkaMessage,
-    );
-    const payload = {
-      batch: { topic: 't', partition, messages },
-      resolveOffset: (offset: string) => this.resolved.set(partition, String(Number(offset) + 1)),
-      commitOffsetsIfNecessary: async (offsets: ReturnType<Offsets['uncommitted']>) => {
-        const carried = offsets.topics.flatMap((t) => t.partitions.map((p) => `${p.partition}:${p.offset}`));
-        this.commits.push(carried);
-        if (this.failCommits) throw this.failCommits;
-        for (const t of offsets.topics)
-          for (const p of t.partitions) this.committed.set(p.partition, p.offset);
-      },
-      uncommittedOffsets: () => this.uncommitted(),
-      heartbeat,
-      isRunning: () => true,
-      isStale: () => false,
-      pause: () => () => {},
-    } as unknown as EachBatchPayload;
-    const done = this.consumer.eachBatch!(payload);
-    this.consumer.open.add(done);
-    const settled = done.then(
-      () => 'returned' as const,
-      (e: unknown) => e,
-    );
-    return { done, settled };
-  }
-}
-
-type Answer = Partial<PutResult> | 'hold';
-
-/** Puts answered by `answer(partition, first offset)` after `delayMs`; 'hold' never answers until aborted. */
-class ScriptedPool {
-  readonly puts: string[] = [];
-  constructor(
-    private readonly answer: (partition: number, first: number) => Answer,
-    private readonly delayMs = 5,
-  ) {}
-  put(
-    _task: unknown,
-    records: readonly { partition: number; offset: number }[],
-    opts: { signal: AbortSignal },
-  ): Promise<PutResult> {
-    const { partition, offset } = records[0]!;
-    this.puts.push(`${partition}:${offset}+${records.length}`);
-    const stats = { durationMs: 1, convertMs: 0, converterFailures: [], threadId: 1, taskStarted: false };
-    const answer = this.answer(partition, offset);
-    return new Promise((resolve) => {
-      const timer =
-        answer === 'hold'
-          ? undefined
-          : setTimeout(() => resolve({ kind: 'ok', ...stats, ...answer } as PutResult), this.delayMs);
-      opts.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve({ kind: 'aborted', reason: 'aborted', ...stats } as PutResult);
-      });
-    });
-  }
-}
-
-const consumers: FakeConsumer[] = [];
-
-vi.mock('../../src/kafka/classic-consumer.js', async (importOriginal) => ({
-  ...(await importOriginal<typeof ClassicConsumerModule>()),
-  createClassicKafka: () => ({
-    consumer: (_config: ConsumerConfig) => {
-      const c = new FakeConsumer();
-      consumers.push(c);
-      return c;
-    },
-  }),
-}));
-vi.mock('../../src/actors/errors/dead-letter-reporter.js', async (importOriginal) => ({
-  ...(await importOriginal<typeof DeadLetterModule>()),
-  deadLetterQueueFor: () => undefined,
-}));
+vi.mock('../../src/kafka/classic-consumer.js', async (original) =>
+  (await import('./classic-task-runner-fakes.js')).mockClassicConsumer(await original()),
+);
+vi.mock('../../src/actors/errors/dead-letter-reporter.js', async (original) =>
+  (await import('./classic-task-runner-fakes.js')).mockDeadLetterQueue(await original()),
+);
 
 const { ClassicTaskRunner } = await import('../../src/actors/classic-task-runner.js');
 
-const logger = pino({ level: 'silent' });
-
-async function until(what: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  expect(what()).toBe(true);
-}
-
-/** What `promise` settled to within `ms`, or 'pending'. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
-  return Promise.race([promise, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
-}
-
-async function started(pool: ScriptedPool, options: Partial<ClassicTaskRunnerOptions> = {}) {
-  consumers.length = 0;
-  const failures: Error[] = [];
-  const r = new ClassicTaskRunner({
-    connector: 'c',
-    taskId: 0,
-    topics: ['t'],
-    groupId: 'g',
-    brokers: ['kafka:9092'],
-    pool: pool as never,
-    poolTask: { id: 'c-0', props: {} },
-    logger,
+async function started(
+  pool: ScriptedPool,
+  options: Partial<ClassicTaskRunnerOptions> = {},
+  dlq?: FakeDeadLetterQueue,
+) {
+  const scripted = scriptedConsumer({ dlq });
+  const { options: o, failures } = runnerOptions(pool, {
     shutdownGraceMs: 1_000,
-    onFailure: (e) => failures.push(e),
     ...options,
     consumer: { 'max.poll.records': '100', ...options.consumer },
   });
+  const r = new ClassicTaskRunner(o);
   await r.start();
-  const consumer = consumers[0]!;
+  const consumer = scripted.consumer();
   return { r, failures, consumer, offsets: new Offsets(consumer) };
 }
+
+/** What the consumer did once it had joined: how it left the group. */
+const afterJoin = (calls: readonly string[]) => calls.slice(calls.indexOf('joined') + 1);
+
+/** The second chunk of a fetch (from offset 100) is refused; the others are written. */
+const secondChunkRefused = () =>
+  new ScriptedPool((_p, first) => (first === 100 ? { kind: 'fatal', message: 'downstream refused' } : {}));
+
+const dlqErrors = { errors: { tolerance: 'all' as const, deadLetterQueueTopic: 'dlq' } };
 
 const rebalancing = () =>
   Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), {
@@ -209,7 +71,7 @@ describe('ClassicTaskRunner: a fetch that ends between chunks commits what its c
     // the chunk running at the stop finished within the grace: 2 chunks, 200 records
     expect(pool.puts).toEqual(['0:0+100', '0:100+100']);
     expect(offsets.commits).toEqual([['0:200']]);
-    expect(consumer.calls).toEqual(['disconnect', 'left']);
+    expect(afterJoin(consumer.calls)).toEqual(['disconnect', 'left']);
     expect(r.counters.snapshot().commits).toBe(1);
   });
 
@@ -267,16 +129,22 @@ describe('ClassicTaskRunner: a fetch that ends between chunks commits what its c
     await r.stop();
   });
 
-  it('a failed task commits the chunks put before the failure, not the failed one', async () => {
-    const pool = new ScriptedPool((_p, first) =>
-      first === 100 ? { kind: 'fatal', message: 'downstream refused' } : {},
-    );
-    const { r, failures, offsets } = await started(pool);
+  it('a failed task commits the chunks put before the failure, not the failed one, counted released', async () => {
+    const { r, failures, offsets } = await started(secondChunkRefused());
     const fetch = offsets.deliver(0, 0, 350);
     expect(await fetch.settled).toBe('returned');
-    expect(failures).toHaveLength(1);
+    expect(failures.map((e) => e.message)).toEqual([
+      'task failed: downstream refused (errors.tolerance=none; offsets not committed)',
+    ]);
     expect(offsets.commits).toEqual([['0:100']]);
     await r.stop();
+    // errors.tolerance=none skips nothing: the refused chunk is read again when the task runs again
+    expect(r.counters.snapshot()).toMatchObject({
+      recordsAccepted: 100,
+      recordsRejected: 0,
+      recordsReleased: 100,
+      recordsAckFailed: 0,
+    });
   });
 
   it("a fetch's last commit that fails is not sent again", async () => {
@@ -310,9 +178,85 @@ describe('ClassicTaskRunner: a failed task', () => {
     // the backoff asked for 20 s: the batch is given back at once, uncommitted
     expect(await within(waiting.settled, 1_000)).toBe('returned');
     await until(() => consumer.calls.includes('left'));
-    expect(consumer.calls).toEqual(['stop', 'left']);
+    expect(afterJoin(consumer.calls)).toEqual(['stop', 'left']);
     expect(pool.puts).toEqual(['1:0+10', '0:0+10']);
     expect(offsets.commits).toEqual([]);
     await r.stop();
+  });
+});
+
+describe('ClassicTaskRunner: a stop while a dead-letter write is under way (errors.tolerance=all)', () => {
+  it('ends within the grace; the batch whose write is given up is not committed, the chunks before it are', async () => {
+    const written = deferred(); // kafkajs retrying the write: it ends long after the grace
+    const dlq = new FakeDeadLetterQueue(undefined, written.promise);
+    const { r, failures, offsets } = await started(
+      secondChunkRefused(),
+      { ...dlqErrors, shutdownGraceMs: 100 },
+      dlq,
+    );
+    const fetch = offsets.deliver(0, 0, 350);
+    await until(() => dlq.calls.includes('send'));
+    const stopAt = Date.now();
+    expect(await within(r.stop(), 1_000)).toBeUndefined();
+    // the write had its grace before it was given up
+    expect(Date.now() - stopAt).toBeGreaterThanOrEqual(100);
+    expect(await fetch.settled).toBe('returned');
+    expect(offsets.commits).toEqual([['0:100']]);
+    expect(failures).toEqual([]);
+    expect(r.counters.snapshot()).toMatchObject({
+      recordsAccepted: 100,
+      recordsReleased: 100,
+      recordsRejected: 0,
+      recordsAckFailed: 0,
+      recordsDeadLettered: 0,
+      recordsSkipped: 0,
+    });
+    expect(dlq.calls).toEqual(['start', 'started', 'send', 'close']);
+    // kafkajs reconnects the producer to retry a write: once the write ends, it is closed again
+    written.resolve();
+    await until(() => dlq.calls.filter((c) => c === 'close').length === 2);
+    expect(offsets.commits).toEqual([['0:100']]);
+  });
+
+  it('a write that ends within the grace is waited for: dead-lettered, then committed', async () => {
+    const written = deferred();
+    const dlq = new FakeDeadLetterQueue(undefined, written.promise);
+    const { r, offsets } = await started(secondChunkRefused(), dlqErrors, dlq);
+    const fetch = offsets.deliver(0, 0, 350);
+    await until(() => dlq.calls.includes('send'));
+    const stopping = r.stop();
+    setTimeout(written.resolve, 50);
+    await stopping;
+    expect(await fetch.settled).toBe('returned');
+    expect(dlq.writes).toEqual([Array.from({ length: 100 }, (_, i) => 100 + i)]);
+    expect(offsets.commits).toEqual([['0:200']]);
+    expect(r.counters.snapshot()).toMatchObject({
+      recordsRejected: 100,
+      recordsDeadLettered: 100,
+      recordsSkipped: 100,
+      recordsReleased: 0,
+    });
+  });
+});
+
+describe('ClassicTaskRunner: a dead-letter write that fails', () => {
+  it('fails the task; its batch is not committed, counted released, and read again after it', async () => {
+    const refused = Promise.reject(new Error('dead letter topic gone'));
+    refused.catch(() => undefined); // awaited by the write, later
+    const dlq = new FakeDeadLetterQueue(undefined, refused);
+    const pool = new ScriptedPool(() => ({ kind: 'fatal', message: 'downstream refused' }));
+    const { r, failures, offsets } = await started(pool, dlqErrors, dlq);
+    expect(await offsets.deliver(0, 0, 50).settled).toBe('returned');
+    await r.stop();
+    expect(failures.map((e) => e.message)).toEqual([
+      'task failed: could not write to dead letter topic dlq: dead letter topic gone; offsets not committed',
+    ]);
+    expect(offsets.commits).toEqual([]);
+    expect(r.counters.snapshot()).toMatchObject({
+      recordsRejected: 0,
+      recordsReleased: 50,
+      recordsAckFailed: 0,
+      recordsSkipped: 0,
+    });
   });
 });

@@ -3,169 +3,64 @@
 // consumer behind, and a crash kafkajs does not restart (a refused join) must fail start(), so the task
 // ends FAILED rather than RUNNING with no consumer. The real-broker side is
 // test/integration/classic-start-stop.test.ts.
-import type { ConsumerConfig } from 'kafkajs';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
-import type * as DeadLetterModule from '../../src/actors/errors/dead-letter-reporter.js';
-import type { ClassicDeadLetterQueue } from '../../src/actors/errors/dead-letter-reporter.js';
-import type * as ClassicConsumerModule from '../../src/kafka/classic-consumer.js';
+import {
+  deferred,
+  FakeDeadLetterQueue,
+  flush,
+  joined,
+  runnerOptions,
+  scriptedConsumer,
+  until,
+  type Join,
+} from './classic-task-runner-fakes.js';
 
-type Join = (c: FakeConsumer) => Promise<void>;
-
-/** What the next consumer does: its connect waits for `connected`, its run() calls i play `joins[i]`. */
-const script: { connected: Promise<void>; joins: Join[] } = { connected: Promise.resolve(), joins: [] };
-const consumers: FakeConsumer[] = [];
-let dlq: FakeDeadLetterQueue | undefined;
-
-/** The parts of a kafkajs consumer the runner uses, with kafkajs's crash and restart behaviour. */
-class FakeConsumer {
-  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' } as const;
-  readonly calls: string[] = [];
-  readonly paused: string[] = [];
-  private readonly connected = script.connected;
-  private readonly joins = [...script.joins];
-  private readonly listeners = new Map<string, Array<(e: { payload: unknown }) => void>>();
-  private restartTimer: NodeJS.Timeout | undefined;
-  private runConfig: unknown;
-
-  constructor(readonly config: ConsumerConfig) {}
-
-  on(name: string, listener: (e: { payload: unknown }) => void): void {
-    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
-  }
-
-  emit(name: string, payload: unknown): void {
-    for (const l of this.listeners.get(name) ?? []) l({ payload });
-  }
-
-  async connect(): Promise<void> {
-    this.calls.push('connect');
-    await this.connected;
-    this.calls.push('connected');
-  }
-
-  async subscribe(): Promise<void> {
-    this.calls.push('subscribe');
-  }
-
-  async run(config: unknown): Promise<void> {
-    this.runConfig = config;
-    this.calls.push('run');
-    await (this.joins.shift() ?? joined)(this);
-  }
-
-  // kafkajs's stop clears a pending restart timer, but cannot reach a restart that already fired
-  async disconnect(): Promise<void> {
-    clearTimeout(this.restartTimer);
-    this.calls.push('disconnect');
-  }
-
-  async stop(): Promise<void> {
-    clearTimeout(this.restartTimer);
-    this.calls.push('stop');
-  }
-
-  pause(topics: Array<{ topic: string }>): void {
-    this.paused.push(...topics.map((t) => t.topic));
-  }
-
-  resume(): void {}
-
-  /** kafkajs's onCrash: asks restartOnFailure about a retriable error, emits CRASH, restarts on a timer. */
-  async crash(error: Error & { retriable?: boolean }): Promise<void> {
-    this.calls.push('crash');
-    const ask = this.config.retry?.restartOnFailure;
-    const restart = error.retriable === true && (ask === undefined || (await ask(error)));
-    this.emit(this.events.CRASH, { error, restart, groupId: this.config.groupId });
-    if (restart) this.restartTimer = setTimeout(() => void this.run(this.runConfig), 5);
-  }
-}
-
-const joined: Join = async (c) => {
-  c.emit(c.events.GROUP_JOIN, { memberAssignment: { t: [0] } });
-  c.calls.push('joined');
-};
-
-class FakeDeadLetterQueue {
-  readonly calls: string[] = [];
-  constructor(private readonly started: Promise<void>) {}
-  get topic(): string {
-    return 'dlq';
-  }
-  async start(): Promise<void> {
-    this.calls.push('start');
-    await this.started;
-    this.calls.push('started');
-  }
-  async close(): Promise<void> {
-    this.calls.push('close');
-  }
-}
-
-vi.mock('../../src/kafka/classic-consumer.js', async (importOriginal) => ({
-  ...(await importOriginal<typeof ClassicConsumerModule>()),
-  createClassicKafka: () => ({
-    consumer: (config: ConsumerConfig) => {
-      const c = new FakeConsumer(config);
-      consumers.push(c);
-      return c;
-    },
-  }),
-}));
-vi.mock('../../src/actors/errors/dead-letter-reporter.js', async (importOriginal) => ({
-  ...(await importOriginal<typeof DeadLetterModule>()),
-  deadLetterQueueFor: () => dlq as unknown as ClassicDeadLetterQueue | undefined,
-}));
+vi.mock('../../src/kafka/classic-consumer.js', async (original) =>
+  (await import('./classic-task-runner-fakes.js')).mockClassicConsumer(await original()),
+);
+vi.mock('../../src/actors/errors/dead-letter-reporter.js', async (original) =>
+  (await import('./classic-task-runner-fakes.js')).mockDeadLetterQueue(await original()),
+);
 
 const { ClassicTaskRunner } = await import('../../src/actors/classic-task-runner.js');
 const { TaskSlots } = await import('../../src/actors/connector/task-slots.js');
 const { CountersLedger } = await import('../../src/actors/connector/counters-ledger.js');
 
-const logger = pino({ level: 'silent' });
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** Lets every pending callback run (the runner's awaits and setImmediate). */
-async function flush(times = 5): Promise<void> {
-  for (let i = 0; i < times; i++) await new Promise((r) => setImmediate(r));
-}
-
-async function until(what: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(what()).toBe(true);
-}
+let scripted = scriptedConsumer();
 
 function setUp(options: { connected?: Promise<void>; joins?: Join[]; dlq?: FakeDeadLetterQueue } = {}): void {
-  consumers.length = 0;
-  script.connected = options.connected ?? Promise.resolve();
-  script.joins = options.joins ?? [];
-  dlq = options.dlq;
+  scripted = scriptedConsumer(options);
 }
 
 function runner(options: Partial<ClassicTaskRunnerOptions> = {}) {
-  const failures: Error[] = [];
-  const r = new ClassicTaskRunner({
-    connector: 'c',
-    taskId: 0,
-    topics: ['t'],
-    groupId: 'g',
-    brokers: ['kafka:9092'],
-    pool: {} as never,
-    poolTask: { id: 'c-0', props: {} },
-    logger,
-    shutdownGraceMs: 100,
-    onFailure: (e) => failures.push(e),
-    ...options,
-  });
-  return { r, failures };
+  const { options: o, failures } = runnerOptions({}, { shutdownGraceMs: 100, ...options });
+  return { r: new ClassicTaskRunner(o), failures };
 }
 
-const consumer = (): FakeConsumer => consumers[0]!;
+/** Task slots of connector `c` with one task, made by runner(options); the failures they heard of. */
+function slots(options: Partial<ClassicTaskRunnerOptions> = {}) {
+  const failed: string[] = [];
+  const taskSlots = new TaskSlots({
+    connector: 'c',
+    logger: pino({ level: 'silent' }),
+    inspect: undefined,
+    ledger: new CountersLedger(),
+    paused: () => false,
+    onTaskFailed: (_id, error) => failed.push(error),
+  });
+  const factory = (_id: number, _props: Record<string, string>, onFailure: (e: Error) => void) => ({
+    runner: runner({ ...options, onFailure }).r,
+    consumer: undefined,
+  });
+  // distributed mode's call: the connector does not fail with its tasks, so start() resolves
+  const start = () => taskSlots.start(factory, {} as never, [{}], [0]);
+  return { slots: taskSlots, failed, start };
+}
+
+const consumers = () => scripted.consumers;
+const consumer = () => scripted.consumer();
 
 function refusedJoin(): Error {
   return Object.assign(
@@ -187,7 +82,8 @@ function lostCoordinator(): Error {
 describe('ClassicTaskRunner: a stop while the task starts', () => {
   it('during the dead-letter producer start: no consumer is made, and the producer is closed', async () => {
     const started = deferred();
-    setUp({ dlq: new FakeDeadLetterQueue(started.promise) });
+    const dlq = new FakeDeadLetterQueue(started.promise);
+    setUp({ dlq });
     const { r } = runner();
     const starting = r.start();
     const stopping = r.stop();
@@ -195,8 +91,8 @@ describe('ClassicTaskRunner: a stop while the task starts', () => {
     started.resolve();
     await Promise.all([starting, stopping]);
     await flush();
-    expect(consumers).toEqual([]);
-    expect(dlq!.calls).toEqual(['start', 'started', 'close']);
+    expect(consumers()).toEqual([]);
+    expect(dlq.calls).toEqual(['start', 'started', 'close']);
   });
 
   it('during connect: the consumer is never subscribed or run, and is disconnected once connect returns', async () => {
@@ -204,7 +100,7 @@ describe('ClassicTaskRunner: a stop while the task starts', () => {
     setUp({ connected: connected.promise });
     const { r } = runner();
     const starting = r.start();
-    await until(() => consumers.length === 1);
+    await until(() => consumers().length === 1);
     let stopped = false;
     const stopping = r.stop().then(() => (stopped = true));
     await flush();
@@ -229,7 +125,7 @@ describe('ClassicTaskRunner: a stop while the task starts', () => {
     });
     const { r } = runner();
     const starting = r.start();
-    await until(() => consumers.length === 1 && consumer().calls.includes('run'));
+    await until(() => consumers().length === 1 && consumer().calls.includes('run'));
     let stopped = false;
     const stopping = r.stop().then(() => (stopped = true));
     await flush();
@@ -239,8 +135,16 @@ describe('ClassicTaskRunner: a stop while the task starts', () => {
     join.resolve();
     await Promise.all([starting, stopping]);
     await flush();
-    expect(consumer().calls).toEqual(['connect', 'connected', 'subscribe', 'run', 'joined', 'disconnect']);
-    expect(consumer().paused).toContain('t');
+    expect(consumer().calls).toEqual([
+      'connect',
+      'connected',
+      'subscribe',
+      'run',
+      'joined',
+      'disconnect',
+      'left',
+    ]);
+    expect(consumer().pauses).toContain('t');
   });
 
   it('start() after stop() makes nothing', async () => {
@@ -248,7 +152,7 @@ describe('ClassicTaskRunner: a stop while the task starts', () => {
     const { r } = runner();
     await r.stop();
     await r.start();
-    expect(consumers).toEqual([]);
+    expect(consumers()).toEqual([]);
   });
 });
 
@@ -274,7 +178,8 @@ describe('ClassicTaskRunner: crashes', () => {
     await stopping;
     await new Promise((resolve) => setTimeout(resolve, 50));
     const calls = consumer().calls;
-    expect(calls.slice(calls.indexOf('disconnect'))).toEqual(['disconnect']);
+    // the crash may still be leaving when the stop disconnects: one leave, whoever ends it
+    expect(calls.slice(calls.indexOf('disconnect')).filter((c) => c !== 'left')).toEqual(['disconnect']);
     expect(calls.filter((c) => c === 'run')).toHaveLength(1);
     expect(failures).toEqual([]);
   });
@@ -302,7 +207,7 @@ describe('ClassicTaskRunner: crashes', () => {
     join.resolve();
     await stopping;
     const calls = consumer().calls;
-    expect(calls.slice(calls.lastIndexOf('run'))).toEqual(['run', 'joined', 'disconnect']);
+    expect(calls.slice(calls.lastIndexOf('run'))).toEqual(['run', 'joined', 'disconnect', 'left']);
   });
 
   it('a join the broker refuses fails start() with the crash, naming session.timeout.ms', async () => {
@@ -325,29 +230,64 @@ describe('ClassicTaskRunner: crashes', () => {
 
   it('through the task slots, a refused join leaves the task FAILED with the crash as its trace', async () => {
     setUp({ joins: [(c) => c.crash(refusedJoin())] });
-    const failed: string[] = [];
-    const slots = new TaskSlots({
-      connector: 'c',
-      logger,
-      inspect: undefined,
-      ledger: new CountersLedger(),
-      paused: () => false,
-      onTaskFailed: (_id, error) => failed.push(error),
-    });
-    const factory = (_id: number, _props: Record<string, string>, onFailure: (e: Error) => void) => ({
-      runner: runner({
-        consumer: { 'session.timeout.ms': '1000', 'heartbeat.interval.ms': '300' },
-        onFailure,
-      }).r,
-      consumer: undefined,
-    });
-    // distributed mode's call: the connector does not fail with its tasks, so start() resolves
-    await slots.start(factory, {} as never, [{}], [0]);
+    const t = slots({ consumer: { 'session.timeout.ms': '1000', 'heartbeat.interval.ms': '300' } });
+    await t.start();
     await flush();
-    const [state] = slots.states();
+    const [state] = t.slots.states();
     expect(state).toMatchObject({ id: 0, state: 'FAILED' });
     expect(state!.trace).toMatch(/session\.timeout\.ms=1000/);
-    expect(failed).toEqual([state!.trace]);
-    await slots.stopAll();
+    expect(t.failed).toEqual([state!.trace]);
+    await t.slots.stopAll();
+  });
+});
+
+// after a crash kafkajs has no consumer group until the runner runs the consumer again (onCrash's
+// restart, here 5 ms later): kafkajs's pause() and resume() throw in that window
+describe('ClassicTaskRunner: pause and resume while a crashed consumer is restarted', () => {
+  const runs = () => consumer().calls.filter((c) => c === 'joined').length;
+
+  it('resume() in that window does not throw, and the restarted consumer fetches every topic', async () => {
+    setUp();
+    const { r, failures } = runner();
+    await r.start();
+    r.pause();
+    expect(consumer().paused()).toEqual(['t']);
+    await consumer().crash(lostCoordinator());
+    expect(() => r.resume()).not.toThrow();
+    await until(() => runs() === 2);
+    expect(consumer().paused()).toEqual([]);
+    expect(failures).toEqual([]);
+    await r.stop();
+  });
+
+  it('pause() in that window: the restarted consumer comes back paused, and resumes', async () => {
+    setUp();
+    const { r } = runner();
+    await r.start();
+    await consumer().crash(lostCoordinator());
+    expect(() => r.pause()).not.toThrow();
+    await until(() => runs() === 2);
+    expect(consumer().paused()).toEqual(['t']);
+    r.resume();
+    expect(consumer().paused()).toEqual([]);
+    await r.stop();
+  });
+
+  it('through the task slots, a connector resumed in that window has its task RUNNING and fetching', async () => {
+    setUp();
+    const t = slots();
+    await t.start();
+    await flush();
+    t.slots.pauseAll();
+    await flush();
+    expect(t.slots.states()).toMatchObject([{ id: 0, state: 'PAUSED' }]);
+    await consumer().crash(lostCoordinator());
+    t.slots.resumeAll();
+    await flush();
+    await until(() => runs() === 2);
+    expect(t.slots.states()).toMatchObject([{ id: 0, state: 'RUNNING' }]);
+    expect(consumer().paused()).toEqual([]);
+    expect(t.failed).toEqual([]);
+    await t.slots.stopAll();
   });
 });
