@@ -23,6 +23,7 @@ import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from './er
 import { CompressionType, decompress, lz4, snappy } from './compression.js';
 import type { ApiRequest } from './protocol/api.js';
 import { Reader } from './protocol/reader.js';
+import { RepeatedLines } from './repeated-lines.js';
 import './kafkajs-request-queue.js';
 
 const require = createRequire(import.meta.url);
@@ -89,7 +90,8 @@ const Encoder = require('kafkajs/src/protocol/encoder.js') as new () => KafkajsE
 
 /**
  * A kafkajs logger writing to pino. kafkajs logs connection failures at ERROR; the cluster reconnects on its
- * own, so they become `warn`. kafkajs logs every request and response at DEBUG; those become `trace`, and
+ * own, so they become `warn`, and a line that repeats (every reconnect to a broker that is down) is logged
+ * once per 30 s with the count of those left out (`repeatsLeftOut`). kafkajs logs every request and response at DEBUG; those become `trace`, and
  * their `data` / `payload` (whole responses, record bytes) are dropped.
  *
  * A response that carries an error (`Response CreateTopics(key: 19, version: 3)`) is also `trace`: kafkajs
@@ -99,6 +101,9 @@ const Encoder = require('kafkajs/src/protocol/encoder.js') as new () => KafkajsE
  */
 /** kafkajs's per-response line, `Response <Api>(key: N, version: N)`. */
 const RESPONSE_LINE = /^Response \w+\(key: \d+/;
+
+/** One for the process: a broker that is down repeats the same lines on every connection (repeated-lines.ts). */
+const REPEATS = new RepeatedLines();
 
 export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLogger {
   const child = logger.child({ kafkajs: namespace });
@@ -111,8 +116,12 @@ export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLog
     for (const key of bound) delete rest[key];
     return rest;
   };
-  const loud = (m: string, e: object | undefined): void =>
-    RESPONSE_LINE.test(m) ? child.trace(strip(e), m) : child.warn(strip(e), m);
+  const loud = (m: string, e: object | undefined): void => {
+    if (RESPONSE_LINE.test(m)) return child.trace(strip(e), m);
+    const left = REPEATS.admit(`${(e as { broker?: unknown } | undefined)?.broker ?? ''}\u0000${m}`);
+    if (left === undefined) return;
+    child.warn(left > 0 ? { ...strip(e), repeatsLeftOut: left } : strip(e), m);
+  };
   return {
     error: loud,
     warn: loud,

@@ -1,0 +1,38 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { kafkajsLogger } from '../../../src/kafka/kafkajs.js';
+import { RepeatedLines } from '../../../src/kafka/repeated-lines.js';
+
+describe('repeated kafkajs warnings', () => {
+  it('admits the first line of a kind, counts repeats within the window, reports them with the next one', () => {
+    let now = 0;
+    const r = new RepeatedLines(30_000, () => now);
+    expect(r.admit('a')).toBe(0);
+    now = 1000;
+    expect(r.admit('a')).toBeUndefined();
+    expect(r.admit('b')).toBe(0);
+    now = 29_999;
+    expect(r.admit('a')).toBeUndefined();
+    now = 30_000;
+    expect(r.admit('a')).toBe(2);
+    now = 61_000;
+    expect(r.admit('a')).toBe(0);
+  });
+
+  it('a broker that is down: one WARN per broker instead of one per reconnect', () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'trace' },
+      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
+    );
+    const conn = kafkajsLogger(logger).namespace('Connection');
+    for (let i = 0; i < 50; i++) {
+      conn.error('Connection error: connect ECONNREFUSED 127.0.0.1:1', { broker: '127.0.0.1:1' });
+      conn.error('Connection error: connect ECONNREFUSED 127.0.0.1:2', { broker: '127.0.0.1:2' });
+    }
+    expect(lines.map((l) => [l['level'], l['broker']])).toEqual([
+      [40, '127.0.0.1:1'],
+      [40, '127.0.0.1:2'],
+    ]);
+  });
+});
