@@ -164,7 +164,7 @@ export class ClassicTaskRunner {
 
   /** kafkajs has left the group and disconnected by now; a retriable crash is restarted here. */
   private onCrash(consumer: Consumer, error: Error, config: ConsumerConfig): void {
-    const retriable = this.retriableCrash === error;
+    const retriable = this.retriableCrash === error || clusterUnreachable(error);
     this.retriableCrash = undefined;
     if (this.stopping !== undefined || this.failed !== undefined)
       return this.log.debug({ err: error.message }, 'consumer crashed; not restarted: the task is stopping');
@@ -425,6 +425,24 @@ export class ClassicTaskRunner {
 }
 
 /** The crash as the task's error; a join the broker refused names the setting to change. */
+/**
+ * kafkajs gives up on a cluster it cannot reach with errors it calls non-retriable (no broker answered
+ * the FindCoordinator: `KafkaJSGroupCoordinatorNotFound`), so a broker restart failed classic tasks for
+ * good. Connect's consumer keeps trying until the cluster is back; so does the task.
+ */
+const UNREACHABLE = new Set([
+  'KafkaJSGroupCoordinatorNotFound',
+  'KafkaJSNoBrokerAvailableError',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSRequestTimeoutError',
+]);
+function clusterUnreachable(error: Error): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) if (UNREACHABLE.has(e.name)) return true;
+  return false;
+}
+
 function crashReason(error: Error, config: ConsumerConfig): string {
   const why = `the consumer crashed: ${error.message}`;
   if (errorCodeOf(error) !== 'INVALID_SESSION_TIMEOUT') return why;

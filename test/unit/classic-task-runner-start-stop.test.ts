@@ -169,6 +169,22 @@ describe('ClassicTaskRunner: crashes', () => {
     await r.stop();
   });
 
+  it('a cluster that cannot be reached (kafkajs calls it non-retriable) is waited out: the consumer is run again', async () => {
+    setUp();
+    const { r, failures } = runner();
+    await r.start();
+    // what kafkajs throws when no broker answers a FindCoordinator: a broker restart, a rolling upgrade
+    const noCoordinator = Object.assign(new Error('Failed to find group coordinator'), {
+      name: 'KafkaJSGroupCoordinatorNotFound',
+      retriable: false,
+      retryTime: 5,
+    });
+    await consumer().crash(noCoordinator);
+    await until(() => consumer().calls.filter((c) => c === 'joined').length === 2);
+    expect(failures).toEqual([]);
+    await r.stop();
+  });
+
   it('a retriable crash after stop() began does not bring the consumer back', async () => {
     setUp();
     const { r, failures } = runner();
