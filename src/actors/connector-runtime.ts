@@ -4,14 +4,16 @@
  * them, restart the instance, stop for shutdown, stop for an operator). What the work needs is split by
  * job under `connector/`: the instance and its pool (`instance.ts`), the task factory that picks share
  * or classic mode (`task-factory.ts`), the task slots (`task-slots.ts`), the counts that outlive
- * restarts (`counters-ledger.ts`), the REST controls (`operator-controls.ts`) and the queue the slow
- * effects run on (`lifecycle-jobs.ts`). ADR 0008 says why.
+ * restarts (`counters-ledger.ts`), the REST controls (`operator-controls.ts`), the topics the tasks
+ * have handled records of (`active-topics.ts`) and the queue the slow effects run on
+ * (`lifecycle-jobs.ts`). ADR 0008 says why.
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { createConnectorMachine, type ConnectorEvent, type ConnectorMachine } from '../machines/connector.js';
 import type { TaskMachine } from '../machines/task.js';
+import { ActiveTopics } from './connector/active-topics.js';
 import { CountersLedger, sumCounters } from './connector/counters-ledger.js';
 import { closeInstance, startInstance, type ConnectorInstance } from './connector/instance.js';
 import { LifecycleJobs } from './connector/lifecycle-jobs.js';
@@ -35,6 +37,11 @@ export interface ConnectorRuntimeOptions {
    * task `taskConfigs(tasks.max)` returns, as standalone runs them.
    */
   readonly taskIds?: readonly number[];
+  /**
+   * Distributed mode: hears each topic the first time this worker's tasks put records of it (after the
+   * start or a reset read back), to record it in the status topic for every worker to answer from.
+   */
+  readonly onActiveTopic?: (topic: string, task: number) => void;
 }
 
 export class ConnectorRuntime {
@@ -47,6 +54,8 @@ export class ConnectorRuntime {
   private readonly ledger = new CountersLedger();
   private readonly slots: TaskSlots;
   private readonly controls: OperatorControls;
+  /** KIP-558's active topics; kept across restarts and stops, as Connect keeps them; off: undefined. */
+  private readonly topics: ActiveTopics | undefined;
   /** The connector instance, pool and supervisor of the current start (kept after shutdown, for counts). */
   private instance: ConnectorInstance | undefined;
   /** The job the effect of the event being sent started (read right after `send`). */
@@ -70,6 +79,13 @@ export class ConnectorRuntime {
     this.config = config;
     this.worker = worker;
     this.log = logger.child({ connector: config.name });
+    this.topics =
+      worker.topicTrackingEnable === false
+        ? undefined
+        : new ActiveTopics({
+            listed: config.topicsRegex === undefined ? config.topics : undefined,
+            onNew: options.onActiveTopic,
+          });
     this.slots = new TaskSlots({
       connector: config.name,
       logger: this.log,
@@ -167,6 +183,21 @@ export class ConnectorRuntime {
 
   get inFlight(): number {
     return this.slots.inFlight;
+  }
+
+  /** The topics the tasks have put records of since the start or the last reset, sorted (KIP-558). */
+  activeTopics(): string[] {
+    return this.topics?.topics() ?? [];
+  }
+
+  /** `PUT /connectors/{name}/topics/reset`: the next puts fill the set again. */
+  resetActiveTopics(): void {
+    this.topics?.reset();
+  }
+
+  /** Distributed mode: a reset read back from the status topic; the next put of `topic` reports it again. */
+  forgetActiveTopic(topic: string): void {
+    this.topics?.forget(topic);
   }
 
   taskMetrics(): TaskMetrics[] {
@@ -296,6 +327,7 @@ export class ConnectorRuntime {
         pool: instance.pool,
         supervisor: instance.supervisor,
         inspect: this.inspect,
+        activeTopics: this.topics,
       });
       await this.slots.start(factory, instance.pool, instance.taskConfigs, this.taskIds);
     } catch (err) {

@@ -105,6 +105,8 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     pluginPath: values['plugin.path'],
     rest: rest.security,
     bootstrapTimeoutMs: values['bootstrap.timeout.ms'],
+    topicTrackingEnable: values['topic.tracking.enable'],
+    topicTrackingAllowReset: values['topic.tracking.allow.reset'],
     logLevel: values['log.level']?.toLowerCase(),
     raw: { ...props },
     security: security.security,

@@ -55,6 +55,13 @@ export interface WorkerConfig {
    * Optional so that hand-built WorkerConfigs in tests need not list it: absent means none.
    */
   readonly pluginPath?: readonly string[];
+  /**
+   * `topic.tracking.enable` (KIP-558): keep each connector's active topics. Optional so that hand-built
+   * WorkerConfigs in tests need not list it: absent means true, Connect's default.
+   */
+  readonly topicTrackingEnable?: boolean;
+  /** `topic.tracking.allow.reset`: `PUT /connectors/{name}/topics/reset` is allowed. Absent means true. */
+  readonly topicTrackingAllowReset?: boolean;
   /** `log.level`, lower-cased; undefined leaves the choice to the embedder (the CLI: its own default). */
   readonly logLevel?: string;
   /** The raw properties, for connectors that read worker settings (config provider references resolved). */

@@ -168,6 +168,24 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
       'How long stopping a task lets running puts finish before it aborts them; in share mode their records are then released for redelivery.',
   })
   .define({
+    name: 'topic.tracking.enable',
+    type: 'boolean',
+    default: true,
+    importance: 'low',
+    group,
+    documentation:
+      "Keep each connector's active topics (Connect's KIP-558): the topics its tasks have handed records of to a put since the connector was created or its topics were last reset, shown by `GET /connectors/{name}/topics`. Noted per put, not per record: once every topic of the connector's `topics` list is known a put is not looked at at all (with `topics.regex`, a put's records are compared topic by topic). Standalone keeps the set in memory; distributed mode keeps one `status-topic-<topic>:connector-<name>` record per topic in the status topic, written once. `false`: nothing is kept, and both topics endpoints answer 403.",
+  })
+  .define({
+    name: 'topic.tracking.allow.reset',
+    type: 'boolean',
+    default: true,
+    importance: 'low',
+    group,
+    documentation:
+      "Allow `PUT /connectors/{name}/topics/reset`, which empties a connector's active topics so they fill again from what its tasks handle next. `false`: the endpoint answers 403, as Connect's.",
+  })
+  .define({
     name: 'log.level',
     type: 'string',
     default: null,

@@ -8,6 +8,7 @@ import type { WorkerConfig } from '../config/types.js';
 import { connectorInfo, connectorStatus, taskInfos, taskStatus } from './connect-shapes.js';
 import { badRequest, notFound, notSupported } from './errors.js';
 import { listPlugins, pluginConfig, validateConfig } from './plugins.js';
+import { addTopicsRoutes } from './topics-routes.js';
 import type { RestRequest, RestResponse, Router } from './router.js';
 import type { RestConnector, RestWorker } from './worker-view.js';
 
@@ -41,6 +42,7 @@ const flag = (req: RestRequest, name: string) => req.query.get(name)?.toLowerCas
 
 export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectRoutesOptions): void {
   const running = () => worker.connectors.map((c) => c.config.connectorClass);
+  addTopicsRoutes(router, worker);
   router
     .add('GET', '/', () => {
       const body: Record<string, string> = { version: o.version, commit: o.commit };
@@ -76,10 +78,6 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
     .add('GET', '/connectors/:name/status', (req) =>
       json(connectorStatus(connectorOf(worker, req), o.workerId())),
     )
-    .add('GET', '/connectors/:name/topics', (req) => {
-      const c = connectorOf(worker, req);
-      return json({ [c.config.name]: { topics: [...c.config.topics] } });
-    })
     .add('GET', '/connectors/:name/tasks', (req) => json(taskInfos(connectorOf(worker, req))))
     .add('GET', '/connectors/:name/tasks/:task/status', (req) => {
       const c = connectorOf(worker, req);

@@ -4,7 +4,7 @@
  * every problem, nothing written), then made by the leader: a worker that is not the leader forwards
  * the request to the leader's URL and relays its answer (ADR 0010). Registered before the standalone
  * routes, which they replace for the same paths; `/connector-plugins` stays as standalone serves it.
- * The offsets endpoints are in distributed-offsets-routes.ts.
+ * The offsets endpoints are in distributed-offsets-routes.ts, the active topics ones in topics-routes.ts.
  */
 import { reportConnectorNotes } from '../actors/connector-checks.js';
 import { compileConnectorConfig } from '../config/compile-connector.js';
@@ -17,6 +17,7 @@ import { healthReport } from './health.js';
 import { badRequest, notFound } from './errors.js';
 import { entryOf, mustBeStarted, viaLeader } from './distributed-forward.js';
 import { addDistributedOffsetsRoutes } from './distributed-offsets-routes.js';
+import { addDistributedTopicsRoutes } from './topics-routes.js';
 import { clusterPanelData, clusterPanelHtml } from './cluster-panel.js';
 import { validateConfig } from './plugins.js';
 import type { RestRequest, RestResponse, Router } from './router.js';
@@ -98,6 +99,20 @@ function namedConfig(name: string, config: Record<string, string>): Record<strin
   return { ...config, name };
 }
 
+/**
+ * The name a `POST /connectors` body gives, trimmed as Connect's ConnectorsResource trims it (Java's
+ * `trim()`: every character up to U+0020 at either end, so a name pasted with a tab or a newline is
+ * the connector's name, not a 400 for a control character).
+ */
+function requestName(name: unknown): unknown {
+  if (typeof name !== 'string') return name;
+  let start = 0;
+  let end = name.length;
+  while (start < end && name.charCodeAt(start) <= 0x20) start++;
+  while (end > start && name.charCodeAt(end - 1) <= 0x20) end--;
+  return name.slice(start, end);
+}
+
 function checkName(name: unknown): string {
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('Connector name must not be empty');
   if (name.includes('/') || name.includes('\\') || [...name].some((ch) => ch.charCodeAt(0) < 0x20))
@@ -172,6 +187,7 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
     });
   };
   addDistributedOffsetsRoutes(router, w, w.logger);
+  addDistributedTopicsRoutes(router, w);
   router
     .add('GET', '/connectors', (req) => {
       const expand = req.query.getAll('expand');
@@ -191,7 +207,8 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       if (typeof sent !== 'object' || sent === null || Array.isArray(sent))
         throw badRequest('The body must be a JSON object: {"name": "<connector>", "config": {<settings>}}');
       const body = sent as Record<string, unknown>;
-      const name = checkName(body['name']);
+      // config.name is compared with the trimmed name as sent, as Connect compares it
+      const name = checkName(requestName(body['name']));
       const config = namedConfig(name, configBody(body['config'], 'config'));
       const initial = initialState(body['initial_state']);
       await mustValidate(w, config);
@@ -224,14 +241,6 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       });
     })
     .add('GET', '/connectors/:name/status', (req) => json(status(w, entryOf(state(), req))))
-    .add('GET', '/connectors/:name/topics', (req) => {
-      const c = entryOf(state(), req);
-      const topics = (c.config['topics'] ?? '')
-        .split(',')
-        .map((t) => t.trim())
-        .filter((t) => t !== '');
-      return json({ [c.name]: { topics } });
-    })
     .add('GET', '/connectors/:name/tasks', (req) => {
       const c = entryOf(state(), req);
       return json(
@@ -257,11 +266,16 @@ export function addDistributedRoutes(router: Router, w: DistributedWorker): void
       const includeTasks = flag(req, 'includeTasks');
       const onlyFailed = flag(req, 'onlyFailed');
       return viaLeader(w, req, undefined, async () => {
-        const before = status(w, c);
-        await w.writes.requestRestart(c.name, { includeTasks, onlyFailed });
+        const now = state().connector(c.name) ?? c;
+        const before = status(w, now);
+        // a STOPPED connector has no instance and no task to restart, and stays STOPPED (standalone's
+        // answer too): nothing is asked, nothing is shown RESTARTING
+        const restarted =
+          now.targetState !== 'STOPPED' &&
+          (await w.writes.requestRestart(c.name, { includeTasks, onlyFailed })) !== false;
         // KIP-745: the plain form keeps its old answer, 204; the new forms answer 202 with the status
         if (!includeTasks && !onlyFailed) return { status: 204 };
-        return json(restartingStatus(before, { includeTasks, onlyFailed }), 202);
+        return json(restarted ? restartingStatus(before, { includeTasks, onlyFailed }) : before, 202);
       });
     })
     .add('POST', '/connectors/:name/tasks/:task/restart', (req) => {

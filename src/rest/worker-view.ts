@@ -33,6 +33,12 @@ export interface RestConnector {
   halt(): Promise<void>;
   restart(options: RestartOptions): { connector: boolean; tasks: number[] };
   restartTask(id: number): Promise<void>;
+  /**
+   * KIP-558: the topics the tasks have handled records of since the start or the last reset. Optional,
+   * so views made before it still fit: without it the connector shows none and a reset changes nothing.
+   */
+  activeTopics?(): readonly string[];
+  resetActiveTopics?(): void;
 }
 
 export interface RestWorker {

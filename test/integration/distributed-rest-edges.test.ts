@@ -1,7 +1,8 @@
 // Two edges of the distributed REST API on real `sharesink distributed` workers: a worker asked while it
 // starts (its REST server listens before it has read the config topic) answers 409, never `[]` or
 // "not found" for connectors the cluster has; and a STOPPED connector has no tasks in any view (its task
-// configs are removed, as Connect's stop does), and gets them back on resume.
+// configs are removed, as Connect's stop does), and gets them back on resume; a restart leaves it
+// STOPPED. POST /connectors trims the request's name, as Connect does.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './harness/broker.js';
@@ -100,6 +101,37 @@ describe('distributed REST edges', () => {
     bUrl = url;
   });
 
+  it('POST /connectors trims the name as Connect does: the connector is the trimmed name, config.name included', async () => {
+    const A = workers[0]!.url;
+    const trimmed = uniqueName('edges-trim');
+    const post = (body: unknown) =>
+      until(
+        'POST /connectors',
+        () => api(A, 'POST', '/connectors', body),
+        (r) => r.status !== 409 || JSON.stringify(r.json).includes('already exists'),
+        20_000,
+      );
+    const config = { 'connector.class': 'NoopSink', topics: topic };
+    const created = await post({ name: ` ${trimmed}\t`, config, initial_state: 'STOPPED' });
+    expect(created, JSON.stringify(created.json)).toMatchObject({
+      status: 201,
+      json: { name: trimmed, config: { name: trimmed } },
+    });
+    expect((await api(A, 'GET', `/connectors/${trimmed}/config`)).json).toMatchObject({ name: trimmed });
+    // the running connector's name with blanks around it is that connector: it exists
+    expect(await post({ name: `  ${name} `, config })).toMatchObject({
+      status: 409,
+      json: { message: `Connector ${name} already exists` },
+    });
+    const deleted = await until(
+      'DELETE',
+      () => api(A, 'DELETE', `/connectors/${trimmed}`),
+      (r) => r.status !== 409,
+      20_000,
+    );
+    expect(deleted.status).toBe(204);
+  });
+
   it('a STOPPED connector lists no tasks on any worker, a task restart is a 404; a resume brings the tasks back', async () => {
     const A = workers[0]!.url;
     const all = [A, ...(bUrl !== undefined ? [bUrl] : [])];
@@ -127,6 +159,19 @@ describe('distributed REST edges', () => {
       expect((await api(url, 'GET', `/connectors/${name}/tasks/0/status`)).status).toBe(404);
       expect((await api(url, 'POST', `/connectors/${name}/tasks/0/restart`)).status).toBe(404);
     }
+    // a restart leaves it STOPPED (as standalone): the answer shows nothing RESTARTING, nor does the status
+    const stopped = { name, connector: { state: 'STOPPED' }, tasks: [], type: 'sink' };
+    for (const query of ['includeTasks=true', 'includeTasks=true&onlyFailed=true']) {
+      const restart = await until(
+        query,
+        () => api(all.at(-1)!, 'POST', `/connectors/${name}/restart?${query}`),
+        (r) => r.status !== 409,
+        20_000,
+      );
+      expect(restart, query).toMatchObject({ status: 202, json: stopped });
+    }
+    await sleep(1500);
+    for (const url of all) expect(await status(url), url).toMatchObject(stopped);
     expect((await write(`/connectors/${name}/resume`)).status).toBe(202);
     for (const url of all) {
       await until(`${url}: 2 tasks RUNNING again`, () => status(url), running, 20_000);

@@ -12,6 +12,7 @@ import { ShareConsumer } from '../../kafka/share/share-consumer.js';
 import { DEFAULT_FETCH_MAX_BYTES } from '../../kafka/share/share-consumer-options.js';
 import { ShareTaskRunner } from '../share-task-runner.js';
 import type { LockSupervisor } from '../supervisor.js';
+import { trackingPool, type ActiveTopics } from './active-topics.js';
 import { ShareMember, type TaskShareConsumer } from './share-member.js';
 import { TopicNamingRunner } from './topic-naming-runner.js';
 import type { TaskRunner } from './types.js';
@@ -26,6 +27,8 @@ export interface TaskFactoryOptions {
   /** Share mode only. */
   readonly supervisor: LockSupervisor | undefined;
   readonly inspect: ((event: InspectionEvent) => void) | undefined;
+  /** The connector's active topics (`topic.tracking.enable`); undefined: not kept. */
+  readonly activeTopics?: ActiveTopics | undefined;
 }
 
 export interface BuiltTask {
@@ -85,7 +88,7 @@ function commonOptions(
   return {
     connector: c.name,
     taskId: id,
-    pool: o.pool,
+    pool: o.activeTopics === undefined ? o.pool : trackingPool(o.pool, o.activeTopics, id),
     poolTask: { id: `${c.name}-${id}`, props, converters: c.converters, transforms: c.transforms },
     logger: o.logger,
     errorsLog: { enable: c.errors.logEnable, includeMessages: c.errors.logIncludeMessages },

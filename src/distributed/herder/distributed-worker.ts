@@ -126,7 +126,10 @@ export class DistributedWorker {
           this.#logger,
           (connector, taskId, error) => this.#failures.push({ connector, taskId, error }),
           inspect,
-          { taskIds },
+          {
+            taskIds,
+            onActiveTopic: (topic, task) => herder.recordActiveTopic(config.name, topic, task),
+          },
         ),
     });
     herder.attach(this.#o.member(herder, identity));

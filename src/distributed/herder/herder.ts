@@ -60,6 +60,8 @@ export class DistributedHerder implements WorkerGroupHooks {
     this.#o = o;
     this.#log = o.logger.child({ component: 'herder' });
     this.local = new LocalConnectors({ worker: o.worker, logger: o.logger, factory: o.runtimes });
+    // a reset or a deletion on any worker: the tasks here report the topic again when they next put it
+    o.status.onTopicRemoved((connector, topic) => this.local.runtime(connector)?.forgetActiveTopic?.(topic));
   }
 
   /** The member is made with this herder as its hooks, then handed back here. */
@@ -242,6 +244,8 @@ export class DistributedHerder implements WorkerGroupHooks {
   }
 
   #restart(name: string, request: RestartRequest): void {
+    // a request written before the stop (or by an older version) must not bring up what is stopping
+    if (this.state.connector(name)?.targetState === 'STOPPED') return;
     const runtime = this.local.runtime(name);
     if (runtime === undefined) return;
     if (request.task !== undefined) {
@@ -319,6 +323,23 @@ export class DistributedHerder implements WorkerGroupHooks {
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'status not written; retried at the next interval');
     }
+  }
+
+  /**
+   * A task of this worker put records of `topic` for the first time since its runtime started or the
+   * topic was reset (KIP-558): recorded in the status topic unless a worker did already. A failed write
+   * is forgotten by the runtime, so its next put of the topic tries again.
+   */
+  recordActiveTopic(connector: string, topic: string, task: number): void {
+    const status = this.#o.status;
+    if (status.hasTopic(connector, topic) || this.state.connector(connector) === undefined) return;
+    status.putTopic({ connector, topic, task, discoverTimestamp: Date.now() }).catch((err: Error) => {
+      this.#log.warn(
+        { err: err.message, connector, topic },
+        'active topic not recorded; retried at its next put',
+      );
+      this.local.runtime(connector)?.forgetActiveTopic?.(topic);
+    });
   }
 
   /** Compiles a stored (written) connector config on this worker: provider references resolve here. */

@@ -101,7 +101,8 @@ export class LeaderWrites {
     });
   }
 
-  requestRestart(name: string, request: RestartRequest): Promise<void> {
+  /** Writes a restart request; false when the connector is STOPPED (nothing to restart, nothing written). */
+  requestRestart(name: string, request: RestartRequest): Promise<boolean> {
     return this.#serial(async () => {
       this.#mustLead();
       const c = this.#h.state.connector(name);
@@ -109,7 +110,10 @@ export class LeaderWrites {
       const tasks = c.targetState === 'STOPPED' ? 0 : c.tasks.length;
       if (request.task !== undefined && request.task >= tasks)
         throw notFound(`Task ${name}-${request.task} not found`);
+      // stopped since the REST route looked: it stays STOPPED, there is nothing to restart
+      if (c.targetState === 'STOPPED') return false;
       await this.#write({ kind: 'restart', name, request });
+      return true;
     });
   }
 

@@ -24,6 +24,8 @@ export interface LocalRuntime {
   taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
   /** Moves to another set of task ids in place (only the moved tasks stop); false: not possible now. */
   setTaskIds?(ids: readonly number[]): Promise<boolean>;
+  /** An active topic removed from the status topic: the next put of it reports it again (KIP-558). */
+  forgetActiveTopic?(topic: string): void;
 }
 
 export type RuntimeFactory = (config: ConnectorConfig, taskIds: readonly number[]) => LocalRuntime;

@@ -25,6 +25,9 @@ describe('compileWorkerConfig', () => {
       // no TLS, no authentication, /health exempt (were authentication set)
       rest: { auth: { exemptPaths: ['/health'] } },
       bootstrapTimeoutMs: 30_000,
+      // KIP-558: Connect's defaults
+      topicTrackingEnable: true,
+      topicTrackingAllowReset: true,
       raw: { 'bootstrap.servers': 'a:9092, b:9093' },
       warnings: [],
       unused: [],
@@ -106,6 +109,19 @@ describe('compileWorkerConfig', () => {
       'pool.threads: "0" is less than 1; accepted: a 32-bit integer, [1,...]',
       'task.shutdown.graceful.timeout.ms: "-1" is outside 0..2147483647; accepted: an integer between -9007199254740991 and 9007199254740991, [0,...,2147483647]',
     ]);
+  });
+
+  it("reads Connect's topic.tracking.enable and topic.tracking.allow.reset as settings, not unknown keys", () => {
+    const check = validateWorkerConfig({
+      'bootstrap.servers': 'a:1',
+      'topic.tracking.enable': 'false',
+      'topic.tracking.allow.reset': 'FALSE',
+    });
+    expect(check.config).toMatchObject({ topicTrackingEnable: false, topicTrackingAllowReset: false });
+    expect(check.warnings).toEqual([]);
+    expect(
+      validateWorkerConfig({ 'bootstrap.servers': 'a:1', 'topic.tracking.enable': 'sometimes' }).problems,
+    ).toEqual([expect.stringMatching(/^topic\.tracking\.enable: "sometimes"/)]);
   });
 
   it('accepts converter modules by path or package name', () => {

@@ -261,6 +261,87 @@ describe('distributed REST routes', () => {
       ],
     });
   });
+  it('POST trims the name as Connect does, then holds config.name to the trimmed one', async () => {
+    const { w, written } = fakeWorker({ leader: true });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const config = { 'connector.class': 'NoopSink', topics: 'orders' };
+    const created = await call(router, 'POST', '/connectors', { name: '  orders\t', config });
+    expect(created).toMatchObject({ status: 201, json: { name: 'orders', config: { name: 'orders' } } });
+    const same = await call(router, 'POST', '/connectors', {
+      name: ' audit ',
+      config: { ...config, name: 'audit' },
+    });
+    expect(same).toMatchObject({ status: 201, json: { name: 'audit' } });
+    expect(written).toEqual(['put:orders', 'put:audit']);
+    // config.name is compared as sent: only the request's name is trimmed
+    const err = await call(router, 'POST', '/connectors', {
+      name: ' x ',
+      config: { ...config, name: ' x ' },
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      status: 400,
+      message: "Connector name configuration ( x ) doesn't match connector name in the URL (x)",
+    });
+    const blank = await call(router, 'POST', '/connectors', { name: '   ', config }).catch((e: unknown) => e);
+    expect(blank).toMatchObject({ status: 400, message: 'Connector name must not be empty' });
+    expect(written).toHaveLength(2);
+  });
+
+  it('a restart of a STOPPED connector, includeTasks with or without onlyFailed, answers it STOPPED and asks nothing', async () => {
+    const { w } = fakeWorker({ leader: true });
+    const state = (w.herder as unknown as { state: ConfigState }).state;
+    state.apply({ kind: 'target-state', name: 'pg', state: 'STOPPED' }, 2n);
+    state.apply({ kind: 'commit', name: 'pg', tasks: 0 }, 3n);
+    // the holder's FAILED from before the stop may still be the last status written
+    let last = 'STOPPED';
+    Object.assign(w.herder, {
+      statusStore: {
+        connector: () => ({ state: last, workerId: 'a:1', generation: 1 }),
+        tasks: () => new Map(),
+      },
+    });
+    const asked: unknown[] = [];
+    Object.assign(w.writes, { requestRestart: (...a: unknown[]) => (asked.push(a), Promise.resolve()) });
+    const router = new Router();
+    addDistributedRoutes(router, w);
+    const restart = (query: string) => {
+      const { handler, params } = router.match('POST', '/connectors/pg/restart');
+      return handler({
+        method: 'POST',
+        path: '/connectors/pg/restart',
+        params,
+        query: new URLSearchParams(query),
+        json: () => Promise.resolve(undefined),
+        raw: { headers: {} } as unknown as IncomingMessage,
+        res: undefined as never,
+      } as RestRequest);
+    };
+    const stopped = {
+      name: 'pg',
+      connector: { state: 'STOPPED', worker_id: 'a:1' },
+      tasks: [],
+      type: 'sink',
+    };
+    expect(await restart('includeTasks=true')).toEqual({ status: 202, json: stopped });
+    expect(await restart('includeTasks=true&onlyFailed=true')).toEqual({ status: 202, json: stopped });
+    last = 'FAILED';
+    expect(await restart('includeTasks=true&onlyFailed=true')).toMatchObject({
+      status: 202,
+      json: { connector: { state: 'FAILED' }, tasks: [] },
+    });
+    expect(await restart('')).toEqual({ status: 204 });
+    expect(asked).toEqual([]);
+    // stopped between this worker's look and the leader's write: the leader wrote nothing, said so
+    state.apply({ kind: 'target-state', name: 'pg', state: 'STARTED' }, 4n);
+    last = 'RUNNING';
+    Object.assign(w.writes, { requestRestart: () => Promise.resolve(false) });
+    expect(await restart('includeTasks=true')).toMatchObject({
+      status: 202,
+      json: { connector: { state: 'RUNNING' } },
+    });
+  });
+
   it('the leader says what standalone says of a connector it writes: a key that looks like a typo, a converter that rejects plain JSON', async () => {
     const { w, written } = fakeWorker({ leader: true });
     const { logger, lines } = capturingLogger('info');

@@ -247,6 +247,27 @@ describe('distributed herder (in-process group)', () => {
     expect(restarts[1 - owner]).not.toContain('task 1');
   });
 
+  it('a restart of a STOPPED connector is not written, and one read after the stop restarts nothing', async () => {
+    const c = cluster();
+    for (const id of ['a:1', 'b:2']) await c.add(id);
+    stop.push(...c.nodes.map((n) => () => n.herder.stop()));
+    await leaderOf(c).writes.putConnector('pg', sink(2), true);
+    await settle(c);
+    const runtimes = c.nodes.map((n) => n.herder.local.runtime('pg') as FakeRuntime);
+    // the stop and a restart request (an older version's, or one written before the stop) arrive before
+    // any worker has stopped its runtime
+    const write = (r: ConfigRecord) => c.configLog.write(keyOf(r), valueOf(r));
+    await write({ kind: 'target-state', name: 'pg', state: 'STOPPED' });
+    await write({ kind: 'restart', name: 'pg', request: { includeTasks: true, onlyFailed: false } });
+    for (const r of runtimes) expect(r.restarts).toEqual([]);
+    await settle(c);
+    const from = c.configLog.records.length;
+    expect(await leaderOf(c).writes.requestRestart('pg', { includeTasks: true, onlyFailed: false })).toBe(
+      false,
+    );
+    expect(c.configLog.records.slice(from)).toEqual([]);
+  });
+
   it('STOPPED runs no task anywhere and reports the connector STOPPED', async () => {
     const c = cluster();
     for (const id of ['a:1', 'b:2']) await c.add(id);

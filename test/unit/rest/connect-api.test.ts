@@ -71,7 +71,17 @@ describe('Connect REST API', () => {
       { id: { connector: 'orders', task: 0 }, config: { ...orders.config.raw, 'task.id': '0' } },
       { id: { connector: 'orders', task: 1 }, config: { ...orders.config.raw, 'task.id': '1' } },
     ]);
+    // the active topics (KIP-558), not the configured ones: none until a put carried records
+    expect((await call('GET', '/connectors/orders/topics')).json).toEqual({ orders: { topics: [] } });
+    orders.topicsSeen = ['orders'];
     expect((await call('GET', '/connectors/orders/topics')).json).toEqual({ orders: { topics: ['orders'] } });
+    expect(await call('PUT', '/connectors/orders/topics/reset')).toMatchObject({
+      status: 202,
+      json: undefined,
+    });
+    expect(orders.topicResets).toBe(1);
+    expect((await call('GET', '/connectors/orders/topics')).json).toEqual({ orders: { topics: [] } });
+    expect((await call('PUT', '/connectors/nope/topics/reset')).status).toBe(404);
   });
 
   it('GET status: connector and task states with worker_id, and the trace of a failed task', async () => {

@@ -118,6 +118,20 @@ export class FakeConnector implements RestConnector {
   async restartTask(id: number): Promise<void> {
     this.calls.push(`restartTask ${id}`);
   }
+
+  /** What the tasks have put records of (KIP-558), as the test sets it. */
+  topicsSeen: string[] = [];
+
+  activeTopics(): readonly string[] {
+    return this.topicsSeen;
+  }
+
+  topicResets = 0;
+
+  resetActiveTopics(): void {
+    this.topicResets++;
+    this.topicsSeen = [];
+  }
 }
 
 export function fakeWorker(connectors: FakeConnector[]): RestWorker & { stopping: boolean } {
