@@ -242,7 +242,9 @@ Kafka's own \`connect-standalone.properties\` runs unchanged. These Connect work
 and do nothing here; at start the worker lists the ones a file sets in one INFO line, with why (and
 \`sharesink validate\` prints them as notes). Any other unknown worker key gets a warning, with
 \`(did you mean …?)\` when it is a few edits from a known one; a connector key one or two edits from a
-setting of sharesink or of the connector (\`tasks.mx\`) gets the same hint. An empty \`listeners=\` is
+setting of sharesink or of the connector (\`tasks.mx\`) gets the same hint, and so does a
+\`consumer.*\` or \`consumer.override.*\` key one or two edits from a Kafka consumer setting
+(\`consumer.override.group.protocl\`: the connector would run in the worker's default mode). An empty \`listeners=\` is
 listed too: in Connect it would still serve REST on the default port, here it means no REST API.
 
 ${connectKeysTable()}

@@ -5,7 +5,8 @@ import { isSecurityKey } from '../kafka/security/index.js';
 import { connectorClientSecurity } from './client-security.js';
 import { ConfigProviders } from './config-providers.js';
 import { CONNECTOR_CONFIG_DEF } from './connector-def.js';
-import { didYouMean } from './did-you-mean.js';
+import { misspeltConsumerKeys } from './consumer-keys.js';
+import { closestName, didYouMean } from './did-you-mean.js';
 import { overridePolicyProblems } from './override-policy.js';
 import { parseValues } from './parse-values.js';
 import { applyShareMode, classicModeWarnings, type ConsumerSetting } from './share-mode.js';
@@ -63,7 +64,7 @@ export function validateConnectorConfig(
   const hasRegex = regexSource !== '' || broken.has('topics.regex');
   if (!hasTopics && !hasRegex)
     problems.push(
-      'topics: neither topics nor topics.regex is set; accepted: exactly one of topics (a comma-separated list of topic names) or topics.regex (a regular expression matching whole topic names)',
+      `topics: neither topics nor topics.regex is set${misspeltTopicsKey(props)}; accepted: exactly one of topics (a comma-separated list of topic names) or topics.regex (a regular expression matching whole topic names)`,
     );
   if (hasTopics && hasRegex)
     problems.push(
@@ -83,6 +84,7 @@ export function validateConnectorConfig(
   const groupId = values['consumer.override.group.id'] ?? `connect-${name}`;
 
   const consumerSettings = overlayConsumer(worker, props);
+  warnings.push(...misspeltConsumerKeys(consumerSettings));
   const consumer = Object.fromEntries([...consumerSettings].map(([k, s]) => [k, s.value]));
   // the resolved values, so nothing reading `consumer` sees a group other than the one joined
   consumer['group.id'] = groupId;
@@ -169,6 +171,15 @@ export function validateConnectorConfig(
     security: security.security,
   };
   return { config, problems, warnings };
+}
+
+/** ` (topic=orders is set: did you mean topics?)` when a key of the connector is a near miss. */
+function misspeltTopicsKey(props: Readonly<Record<string, string>>): string {
+  for (const [key, value] of Object.entries(props)) {
+    const meant = closestName(key, ['topics', 'topics.regex'], 2);
+    if (meant !== undefined && key !== meant) return ` (${key}=${value} is set: did you mean ${meant}?)`;
+  }
+  return '';
 }
 
 /** Worker `consumer.*` overlaid by connector `consumer.override.*`, remembering who set what. */
