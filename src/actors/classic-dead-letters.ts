@@ -44,8 +44,8 @@ export interface ClassicDeadLettersOptions {
 export class ClassicDeadLetters {
   private queue: ClassicDeadLetterQueue | undefined;
   private givenUp = false;
-  private giveUpNow: () => void = () => {};
-  private readonly cut = new Promise<'cut'>((resolve) => (this.giveUpNow = () => resolve('cut')));
+  /** Writes under way, each with what ends its wait when the stop gives up (one per write: nothing accrues). */
+  private readonly cuts = new Set<() => void>();
   /** Writes given up on that kafkajs still retries, each settled quietly. */
   private readonly stillRetrying = new Set<Promise<void>>();
 
@@ -75,14 +75,19 @@ export class ClassicDeadLetters {
     }
     if (this.givenUp) return this.leftForNextOwner(work, indexes.length);
     const send = queue.send(work.records, indexes, reasonOf);
+    let cut: () => void = () => {};
+    const cutting = new Promise<'cut'>((resolve) => (cut = () => resolve('cut')));
+    this.cuts.add(cut);
     let sent: number | 'cut';
     try {
-      sent = await Promise.race([send, this.cut]);
+      sent = await Promise.race([send, cutting]);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const why = `could not write to dead letter topic ${queue.topic}: ${message}; offsets not committed`;
       this.o.fail(new TaskFailedError(why, { cause: err }));
       return false;
+    } finally {
+      this.cuts.delete(cut);
     }
     if (sent === 'cut') {
       const ended = send.then(
@@ -101,7 +106,7 @@ export class ClassicDeadLetters {
   /** The stop's grace has run out: writes under way are given up on, and no new one starts. */
   giveUp(): void {
     this.givenUp = true;
-    this.giveUpNow();
+    for (const cut of this.cuts) cut();
   }
 
   /** Disconnects the producer; again once each write given up on has ended, as kafkajs reconnects to retry it. */
