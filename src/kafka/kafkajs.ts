@@ -90,9 +90,10 @@ const Encoder = require('kafkajs/src/protocol/encoder.js') as new () => KafkajsE
 
 /**
  * A kafkajs logger writing to pino. kafkajs logs connection failures at ERROR; the cluster reconnects on its
- * own, so they become `warn`, and a line that repeats (every reconnect to a broker that is down) is logged
- * once per 30 s with the count of those left out (`repeatsLeftOut`). kafkajs logs every request and response at DEBUG; those become `trace`, and
- * their `data` / `payload` (whole responses, record bytes) are dropped.
+ * own, so they become `warn`, and a line about a broker that repeats (every reconnect to a broker that is
+ * down) is logged once per 30 s with the count of those left out (`repeatsLeftOut`). kafkajs logs every
+ * request and response at DEBUG; those become `trace`, and their `data` / `payload` (whole responses,
+ * record bytes) are dropped.
  *
  * A response that carries an error (`Response CreateTopics(key: 19, version: 3)`) is also `trace`: kafkajs
  * throws that error to its caller, and sharesink's caller reports it with what to do, or knows it is the
@@ -118,7 +119,10 @@ export function kafkajsLogger(logger: Logger, namespace = 'kafkajs'): KafkajsLog
   };
   const loud = (m: string, e: object | undefined): void => {
     if (RESPONSE_LINE.test(m)) return child.trace(strip(e), m);
-    const left = REPEATS.admit(`${(e as { broker?: unknown } | undefined)?.broker ?? ''}\u0000${m}`);
+    // only a broker's own lines (a reconnect saying the same thing again): other lines keep their
+    // details in fields (topic, partition, group), so the same text is not the same event
+    const broker = (e as { broker?: unknown } | undefined)?.broker;
+    const left = typeof broker === 'string' ? REPEATS.admit(`${broker}\u0000${m}`) : 0;
     if (left === undefined) return;
     child.warn(left > 0 ? { ...strip(e), repeatsLeftOut: left } : strip(e), m);
   };

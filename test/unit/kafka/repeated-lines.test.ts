@@ -35,4 +35,16 @@ describe('repeated kafkajs warnings', () => {
       [40, '127.0.0.1:2'],
     ]);
   });
+
+  it('keeps lines whose details are in other fields: the same text about another partition is another event', () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
+    );
+    const consumer = kafkajsLogger(logger).namespace('Consumer');
+    consumer.warn('Offset out of range, resetting to default offset', { topic: 'orders', partition: 0 });
+    consumer.warn('Offset out of range, resetting to default offset', { topic: 'orders', partition: 3 });
+    expect(lines.map((l) => l['partition'])).toEqual([0, 3]);
+  });
 });
