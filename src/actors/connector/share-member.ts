@@ -99,7 +99,14 @@ class MemberGeneration {
   private setHeld(held: boolean): void {
     if (held === this.held || this.closing) return;
     this.held = held;
-    this.consumer.hold(held);
+    this.consumer.hold(held, (records) => this.giveBack(records));
+  }
+
+  /** What the held member fetched anyway: a paused lease gives it back, so its task counts it. */
+  private giveBack(records: ShareRecord[]): void {
+    const lease = [...this.leases].find((l) => l.gate.isPaused) ?? this.leases.values().next().value;
+    // no lease: the member is closing, and its close releases what is outstanding
+    lease?.giveBack(records);
   }
 
   subscribe(topics: readonly string[]): Promise<void> {
@@ -182,15 +189,23 @@ export class TaskShareConsumer implements ShareSource {
         throw err;
       }
       if (records.length === 0) return records;
-      this.g.attribute(this.metrics, FETCH_SIDE);
-      if (!this.gate.isPaused) return records;
-      this.releasedWhilePaused += records.length;
-      // the answer reports per partition and never rejects; a member closing meanwhile lets the locks lapse
-      try {
-        void this.acknowledge(records, 'release');
-      } catch {
-        /* closed: the broker releases the records when their locks expire */
+      if (!this.gate.isPaused) {
+        this.g.attribute(this.metrics, FETCH_SIDE);
+        return records;
       }
+      this.giveBack(records);
+    }
+  }
+
+  /** Records fetched for this lease while it is paused: released at once, and counted as this task's. */
+  giveBack(records: ShareRecord[]): void {
+    this.g.attribute(this.metrics, FETCH_SIDE);
+    this.releasedWhilePaused += records.length;
+    // the answer reports per partition and never rejects; a member closing meanwhile lets the locks lapse
+    try {
+      void this.acknowledge(records, 'release');
+    } catch {
+      /* closed: the broker releases the records when their locks expire */
     }
   }
 

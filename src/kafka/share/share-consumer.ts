@@ -210,13 +210,13 @@ export class ShareConsumer {
   /**
    * Holds the consumer while no poll's records would be used (a paused connector, share-member.ts):
    * waiting polls make no ShareFetch, and what a fetch under way brings back, or what waits for a poll,
-   * is released at once, not fetched again for each waiting poll at a delivery attempt each time.
+   * is released at once (or given to `release`, which must acknowledge it), not fetched again and again.
    */
-  hold(held: boolean): void {
+  hold(held: boolean, release?: (records: ShareRecord[]) => void): void {
     // closed: close() released what was outstanding; failed: the locks lapse
-    const release = (records: ShareRecord[]) =>
+    const own = (records: ShareRecord[]) =>
       void (!this.closed && !this.fatal && this.acknowledge(records, 'release'));
-    this.polls.hold(held ? release : undefined);
+    this.polls.hold(held ? (release ?? own) : undefined);
     if (!held) this.kick();
   }
 

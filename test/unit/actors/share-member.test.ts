@@ -58,8 +58,11 @@ class FakeConsumer {
 
   /** The member's holds, in order. */
   readonly holds: boolean[] = [];
-  hold(held: boolean): void {
+  /** Where the member has records fetched while held go. */
+  release: ((records: ShareRecord[]) => void) | undefined;
+  hold(held: boolean, release?: (records: ShareRecord[]) => void): void {
     this.holds.push(held);
+    this.release = held ? release : undefined;
   }
 
   close(): Promise<void> {
@@ -201,5 +204,24 @@ describe('ShareMember (share.member.scope)', () => {
     await d.close();
     expect(c.closes).toBe(1);
     expect(c.holds).toHaveLength(5);
+  });
+
+  it('what the held member fetched anyway is released through a paused lease, which counts it', async () => {
+    const { member: m, made } = member();
+    const a = m.lease();
+    const b = m.lease();
+    const c = made[0]!;
+    a.gate.pause();
+    b.gate.pause();
+    // a ShareFetch under way when the pause came answers with two records
+    c.metrics.onFetch(3, 2);
+    c.release!([rec(7), rec(8)]);
+    await new Promise((r) => setImmediate(r));
+    expect(c.acks).toEqual([[[7, 8], 'release']]);
+    expect(a.metrics.recordsAcquired + b.metrics.recordsAcquired).toBe(2);
+    expect(a.metrics.recordsReleased + b.metrics.recordsReleased).toBe(2);
+    expect(a.releasedWhilePaused + b.releasedWhilePaused).toBe(2);
+    await a.close();
+    await b.close();
   });
 });
