@@ -104,19 +104,26 @@ export function asConnectorModule(value: unknown, specifier: string): ConnectorM
 const CONNECTOR_METHODS = ['version', 'config', 'start', 'taskConfigs', 'stop'] as const;
 const TASK_METHODS = ['version', 'start', 'put', 'stop'] as const;
 
+/** Per class, the methods an instance of it has (a class is instantiated for this once at most). */
+const ON_INSTANCE = new WeakMap<object, ReadonlySet<string>>();
+
 function missingMethods(cls: unknown, role: string, methods: readonly string[]): string[] {
   const proto = (cls as { prototype?: Record<string, unknown> }).prototype;
   let missing = methods.filter((m) => typeof proto?.[m] !== 'function');
-  // methods written as instance fields (`put = async (records) => …`) show only on an instance
-  if (missing.length > 0) {
-    let instance: Record<string, unknown> | undefined;
-    try {
-      instance = new (cls as new () => Record<string, unknown>)();
-    } catch {
-      instance = undefined; // its constructor will fail where it is used, with its own message
+  // methods written as instance fields (`put = async (records) => …`) show only on an instance: made
+  // once per class (every load checks), and a constructor that throws leaves the prototype's answer
+  if (missing.length > 0 && typeof cls === 'function') {
+    let found = ON_INSTANCE.get(cls);
+    if (found === undefined) {
+      try {
+        const instance = new (cls as new () => Record<string, unknown>)();
+        found = new Set(methods.filter((m) => typeof instance[m] === 'function'));
+      } catch {
+        found = new Set();
+      }
+      ON_INSTANCE.set(cls, found);
     }
-    if (instance === undefined) return [];
-    missing = missing.filter((m) => typeof instance[m] !== 'function');
+    missing = missing.filter((m) => !found.has(m));
   }
   return missing.map((m) => `${role}.${m}()`);
 }

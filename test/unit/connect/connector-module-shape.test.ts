@@ -67,4 +67,28 @@ describe('connector module shape', () => {
     };
     expect(() => asConnectorModule({ connector: Connector, task: withField }, 'm.mjs')).not.toThrow();
   });
+
+  it('makes an instance of a class once at most, and a constructor that throws does not hide a missing method', () => {
+    let made = 0;
+    const task = without(Task, 'put');
+    const counted = class extends task {
+      override put = (): void => undefined;
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    asConnectorModule({ connector: Connector, task: counted }, 'm.mjs');
+    asConnectorModule({ connector: Connector, task: counted }, 'm.mjs');
+    expect(made).toBe(1);
+    const throwing = class extends without(Task, 'put') {
+      constructor() {
+        super();
+        throw new Error('needs arguments');
+      }
+    };
+    expect(() => asConnectorModule({ connector: Connector, task: throwing }, 'm.mjs')).toThrow(
+      'm.mjs lacks task.put()',
+    );
+  });
 });
