@@ -53,6 +53,9 @@ export class LeaderWrites {
       this.#mustLead();
       const exists = this.#h.state.connector(name) !== undefined;
       if (create && exists) throw conflict(`Connector ${name} already exists`);
+      // a connector of this name deleted before may have left an active topic behind: a task still
+      // finishing its puts can write one after the deletion's removals (KIP-558 records, status topic)
+      if (!exists) await this.#h.statusStore.removeTopics(name);
       if (!exists && initial !== 'STARTED') await this.#write({ kind: 'target-state', name, state: initial });
       await this.#write({ kind: 'connector', name, config });
       // the task configs are computed from the config just written: read it back first
