@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import { ConfigState } from '../../../src/distributed/herder/config-state.js';
 import type { DistributedWorker } from '../../../src/distributed/herder/distributed-worker.js';
 import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
-import { Router, type RestRequest, type RestResponse } from '../../../src/rest/router.js';
+import { Router, type RestResponse } from '../../../src/rest/router.js';
+import { callRoute } from '../rest/route-request.js';
 import { capturingLogger } from '../cli/capturing-logger.js';
 
 const worker = compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9092' });
@@ -39,24 +40,14 @@ function fakeWorker(o: { leader: boolean; leaderUrl?: string; started?: boolean 
   return { w: w as unknown as DistributedWorker, written };
 }
 
-async function call(
+function call(
   router: Router,
   method: string,
   path: string,
   body: unknown = {},
   headers: Record<string, string> = {},
 ): Promise<RestResponse> {
-  const { handler, params } = router.match(method, path);
-  const req = {
-    method,
-    path,
-    params,
-    query: new URLSearchParams(),
-    json: () => Promise.resolve(body),
-    raw: { headers } as unknown as IncomingMessage,
-    res: undefined as never,
-  } as RestRequest;
-  return handler(req);
+  return callRoute(router, method, path, { body, headers });
 }
 
 let server: Server | undefined;
@@ -241,16 +232,10 @@ describe('distributed REST routes', () => {
     Object.assign(w.writes, { requestRestart: (...a: unknown[]) => (asked.push(a), Promise.resolve()) });
     const router = new Router();
     addDistributedRoutes(router, w);
-    const { handler, params } = router.match('POST', '/connectors/pg/restart');
-    const res = await handler({
-      method: 'POST',
-      path: '/connectors/pg/restart',
-      params,
-      query: new URLSearchParams('includeTasks=true&onlyFailed=true'),
-      json: () => Promise.resolve(undefined),
-      raw: { headers: {} } as unknown as IncomingMessage,
-      res: undefined as never,
-    } as RestRequest);
+    const res = await callRoute(router, 'POST', '/connectors/pg/restart', {
+      query: 'includeTasks=true&onlyFailed=true',
+      body: undefined,
+    });
     expect(asked).toEqual([['pg', { includeTasks: true, onlyFailed: true }]]);
     expect(res).toMatchObject({ status: 202 });
     expect((res as { json: unknown }).json).toMatchObject({
@@ -306,16 +291,7 @@ describe('distributed REST routes', () => {
     const router = new Router();
     addDistributedRoutes(router, w);
     const restart = (query: string) => {
-      const { handler, params } = router.match('POST', '/connectors/pg/restart');
-      return handler({
-        method: 'POST',
-        path: '/connectors/pg/restart',
-        params,
-        query: new URLSearchParams(query),
-        json: () => Promise.resolve(undefined),
-        raw: { headers: {} } as unknown as IncomingMessage,
-        res: undefined as never,
-      } as RestRequest);
+      return callRoute(router, 'POST', '/connectors/pg/restart', { query, body: undefined });
     };
     const stopped = {
       name: 'pg',

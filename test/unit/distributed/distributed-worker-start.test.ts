@@ -1,7 +1,6 @@
 // A DistributedWorker starting while its REST server already listens (as `sharesink distributed` runs
 // it): the broker parts are in-memory stand-ins, so the config topic's read and the group's join can be
 // held open and the REST API asked what it answers meanwhile.
-import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
@@ -10,7 +9,8 @@ import { DistributedWorker } from '../../../src/distributed/herder/distributed-w
 import type * as TopicLogModule from '../../../src/distributed/herder/topic-log.js';
 import type { LogRecord, TopicLog } from '../../../src/distributed/herder/topic-log.js';
 import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
-import { Router, type RestRequest, type RestResponse } from '../../../src/rest/router.js';
+import { Router, type RestResponse } from '../../../src/rest/router.js';
+import { callRoute } from '../rest/route-request.js';
 import { FakeGroup, FakeMember, testDistributedConfig } from './fake-group.js';
 
 const held = vi.hoisted(() => {
@@ -66,18 +66,8 @@ async function call(
   method: string,
   path: string,
 ): Promise<{ status: number; json?: unknown }> {
-  const { handler, params } = router.match(method, path);
-  const req = {
-    method,
-    path,
-    params,
-    query: new URLSearchParams(),
-    json: () => Promise.resolve({}),
-    raw: { headers: {} } as unknown as IncomingMessage,
-    res: undefined as never,
-  } as RestRequest;
-  return Promise.resolve()
-    .then(async () => (await handler(req)) as Exclude<RestResponse, 'streaming'>)
+  return callRoute(router, method, path)
+    .then((res) => res as Exclude<RestResponse, 'streaming'>)
     .catch((err: { status: number; message: string }) => ({
       status: err.status,
       json: { message: err.message },

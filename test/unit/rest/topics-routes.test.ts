@@ -1,32 +1,20 @@
 // KIP-558's endpoints, standalone and distributed: the active topics, the reset (202), and Connect's 403s
 // when the worker turns tracking or its reset off.
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import { ConfigState } from '../../../src/distributed/herder/config-state.js';
 import type { DistributedWorker } from '../../../src/distributed/herder/distributed-worker.js';
-import { Router, type RestRequest } from '../../../src/rest/router.js';
+import { Router } from '../../../src/rest/router.js';
 import { addDistributedTopicsRoutes, addTopicsRoutes } from '../../../src/rest/topics-routes.js';
 import { FakeConnector, fakeWorker } from './fake-worker.js';
+import { callRoute } from './route-request.js';
 
 function answer(router: Router, method: string, path: string) {
-  const { handler, params } = router.match(method, path);
-  const req = {
-    method,
-    path,
-    params,
-    query: new URLSearchParams(),
-    json: () => Promise.resolve({}),
-    raw: { headers: {} } as unknown as IncomingMessage,
-    res: undefined as never,
-  } as RestRequest;
-  return Promise.resolve()
-    .then(() => handler(req))
-    .catch((e: { status: number; code: string; message: string }) => ({
-      status: e.status,
-      code: e.code,
-      message: e.message,
-    }));
+  return callRoute(router, method, path).catch((e: { status: number; code: string; message: string }) => ({
+    status: e.status,
+    code: e.code,
+    message: e.message,
+  }));
 }
 
 const worker = (settings: Record<string, string>) =>
