@@ -22,6 +22,7 @@ import { ClassicTaskCounters, classicRawRecords, LEFT_UNCOMMITTED } from './clas
 import { ClassicDeadLetters } from './classic-dead-letters.js';
 import { TaskFailedError } from './errors/task-failed.js';
 import { errorCodeOf, failureMessage } from './errors/tolerance.js';
+import { clusterUnreachable, crashReason } from './classic-crashes.js';
 import type { ClassicTaskRunnerOptions } from './classic-options.js';
 import { ClassicCommits, rejoinNeeded, type CommitChunk } from './classic-commits.js';
 import { TaskRunnerCore, type CoreBatch, type RunnerMode } from './task-runner-core.js';
@@ -422,29 +423,4 @@ export class ClassicTaskRunner {
       }
     }
   }
-}
-
-/** The crash as the task's error; a join the broker refused names the setting to change. */
-/**
- * kafkajs gives up on a cluster it cannot reach with errors it calls non-retriable (no broker answered
- * the FindCoordinator: `KafkaJSGroupCoordinatorNotFound`), so a broker restart failed classic tasks for
- * good. Connect's consumer keeps trying until the cluster is back; so does the task.
- */
-const UNREACHABLE = new Set([
-  'KafkaJSGroupCoordinatorNotFound',
-  'KafkaJSNoBrokerAvailableError',
-  'KafkaJSBrokerNotFound',
-  'KafkaJSConnectionError',
-  'KafkaJSConnectionClosedError',
-  'KafkaJSRequestTimeoutError',
-]);
-function clusterUnreachable(error: Error): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) if (UNREACHABLE.has(e.name)) return true;
-  return false;
-}
-
-function crashReason(error: Error, config: ConsumerConfig): string {
-  const why = `the consumer crashed: ${error.message}`;
-  if (errorCodeOf(error) !== 'INVALID_SESSION_TIMEOUT') return why;
-  return `${why}; the consumer's session.timeout.ms=${config.sessionTimeout} must be within the broker's group.min.session.timeout.ms and group.max.session.timeout.ms: change consumer.override.session.timeout.ms (or the worker's consumer.session.timeout.ms)`;
 }
