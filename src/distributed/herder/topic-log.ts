@@ -81,12 +81,21 @@ export class KafkaTopicLog implements TopicLog {
       autoCommit: false,
       eachBatch: async ({ batch }) => {
         const partition = batch.partition;
-        const records: LogRecord[] = batch.messages.map((m) => ({
-          key: m.key?.toString('utf8') ?? '',
-          value: m.value === null ? null : m.value.toString('utf8'),
-          partition,
-          offset: BigInt(m.offset),
-        }));
+        // kafkajs runs a crashed consumer again (a broker outage) in its group, which commits nothing:
+        // it reads the topic from the start once more. Handed over twice, every connector config read
+        // as new restarted every connector after each outage; what was handed over is skipped instead.
+        const from = this.#position.get(partition) ?? 0n;
+        const records: LogRecord[] = [];
+        for (const m of batch.messages) {
+          const offset = BigInt(m.offset);
+          if (offset < from) continue;
+          records.push({
+            key: m.key?.toString('utf8') ?? '',
+            value: m.value === null ? null : m.value.toString('utf8'),
+            partition,
+            offset,
+          });
+        }
         if (records.length > 0) onRecords(records);
         const last = BigInt(batch.lastOffset()) + 1n;
         if (last > (this.#position.get(partition) ?? 0n)) this.#position.set(partition, last);
