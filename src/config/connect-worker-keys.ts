@@ -40,7 +40,7 @@ const RULES: readonly Rule[] = [
   {
     keys: ['plugin.discovery'],
     reason:
-      'connectors, converters and transforms are Node modules named where they are used (connector.class, key.converter / value.converter, transforms.<alias>.type: a built-in name, a path or an npm package); no plugin directory is scanned (plugin.path only says which connector modules the REST API may name)',
+      'connectors, converters and transforms are Node modules named where they are used (connector.class, key.converter / value.converter, transforms.<alias>.type: a built-in name, a path or an npm package), so there is no class discovery to choose (plugin.path says which modules the REST API may name, and GET /connector-plugins lists the connector modules directly in it)',
   },
   {
     keys: ['internal.key.converter', 'internal.value.converter'],

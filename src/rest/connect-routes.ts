@@ -116,6 +116,7 @@ export function addConnectRoutes(router: Router, worker: RestWorker, o: ConnectR
       json(
         await listPlugins(running(), {
           connectorsOnly: req.query.get('connectorsOnly')?.toLowerCase() !== 'false',
+          pluginPath: (worker.config as WorkerConfig).pluginPath ?? [],
         }),
       ),
     )

@@ -1,9 +1,10 @@
 /**
  * The plugins this worker has, as Connect's `/connector-plugins` lists them (KIP-769): the built-in
- * sinks (one entry per module, under the name Connect users know) and the classes of the running
- * connectors, and with `connectorsOnly=false` the built-in transformations, predicates, converters
- * and header converters under Connect's class names. Only these are looked at over REST: a module
- * path no running connector uses is never imported on a request's behalf.
+ * sinks (one entry per module, under the name Connect users know), the classes of the running
+ * connectors and the connector modules under `plugin.path`, and with `connectorsOnly=false` the
+ * built-in transformations, predicates, converters and header converters under Connect's class names.
+ * Only these are looked at over REST: a module path outside `plugin.path` that no running connector
+ * uses is never imported on a request's behalf.
  */
 import { readFileSync } from 'node:fs';
 import type { ConfigKey } from '../connect/config-def.js';
@@ -19,7 +20,7 @@ import {
   BUILTIN_TRANSFORMS,
 } from '../connect/transforms/builtins.js';
 import { BUILTIN_HEADER_CONVERTERS, BUILTIN_VALUE_CONVERTERS } from '../config/converter-names.js';
-import { onPluginPath } from './plugin-path.js';
+import { onPluginPath, pluginPathConnectors } from './plugin-path.js';
 
 export type PluginType = 'sink' | 'converter' | 'header_converter' | 'transformation' | 'predicate';
 
@@ -139,11 +140,16 @@ const fullNames = (names: readonly string[]) => names.filter((n) => n.includes('
 
 export async function listPlugins(
   running: readonly string[],
-  options: { connectorsOnly?: boolean } = {},
+  options: { connectorsOnly?: boolean; pluginPath?: readonly string[] } = {},
 ): Promise<PluginInfo[]> {
   const classes = builtinConnectorClasses();
-  for (const c of running) {
-    if (BUILTIN_CONNECTORS[c] === undefined && !classes.includes(c)) classes.push(c);
+  // one entry per module: a running connector named by a relative path is the plugin.path file too
+  const modules = new Set(classes.map((c) => resolveConnectorModule(c)));
+  for (const c of [...running, ...(await pluginPathConnectors(options.pluginPath ?? []))]) {
+    const module = resolveConnectorModule(c);
+    if (modules.has(module)) continue;
+    modules.add(module);
+    classes.push(c);
   }
   const connectors = await Promise.all(
     classes.map(async (c) => ({ class: c, type: 'sink' as const, version: await connectorVersion(c) })),

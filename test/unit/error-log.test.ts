@@ -1,17 +1,10 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { logFailedRecords } from '../../src/actors/errors/log-reporter.js';
+import { capturingLogger } from './cli/capturing-logger.js';
 
 function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
+  const { logger, lines } = capturingLogger('info');
+  return { log: logger, lines };
 }
 
 const rec = (offset: number) => ({

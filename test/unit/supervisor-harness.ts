@@ -4,7 +4,7 @@
  * on one SimulatedClock. Everything the broker ends up with is recorded so tests can check that no
  * record is lost or acknowledged twice.
  */
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createActor, type Actor } from 'xstate';
 import { LockSupervisor, type LockSupervisorOptions } from '../../src/actors/supervisor.js';
 import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
@@ -14,6 +14,7 @@ import {
   type BatchEvent,
   type BatchMachine,
 } from '../../src/machines/batch.js';
+import { capturingLogger } from './cli/capturing-logger.js';
 
 export type PutOutcome =
   | { type: 'PUT_OK' }
@@ -65,7 +66,7 @@ const RETRY_BACKOFF_MS = 100;
 
 export class ShareSim {
   readonly clock = new SimulatedClock();
-  readonly lines: LogLine[] = [];
+  readonly lines: LogLine[];
   readonly logger: Logger;
   readonly supervisor: LockSupervisor;
   readonly broker = new Map<string, BrokerLock>();
@@ -74,10 +75,9 @@ export class ShareSim {
   readonly errors: unknown[] = [];
 
   constructor(readonly options: SimOptions) {
-    this.logger = pino(
-      { level: 'debug' },
-      { write: (s: string) => this.lines.push(JSON.parse(s) as LogLine) },
-    );
+    const captured = capturingLogger('debug');
+    this.logger = captured.logger;
+    this.lines = captured.lines as LogLine[];
     const lag = options.timerLagMs ?? 0;
     const clock = this.clock;
     this.supervisor = new LockSupervisor({

@@ -16,6 +16,7 @@ import {
   CHANNEL_LOCK_RELEASED,
   CHANNEL_LOCK_RENEWED,
 } from '../../src/observability/channels.js';
+import { capturingLogger } from './cli/capturing-logger.js';
 import { ShareSim, type BatchPlan } from './supervisor-harness.js';
 
 const published: { channel: string; message: unknown }[] = [];
@@ -153,8 +154,7 @@ describe('LockSupervisor', () => {
 
   it('counts, logs and publishes an expiry it could not prevent', () => {
     const clock = new SimulatedClock(50_000);
-    const lines: { msg: string; level: number; batchId?: string }[] = [];
-    const logger = pino({ level: 'debug' }, { write: (s: string) => lines.push(JSON.parse(s)) });
+    const { logger, lines } = capturingLogger('debug');
     const supervisor = new LockSupervisor({ clock, logger, lockDurationMs: 10_000 });
     const aborted: string[] = [];
     const machine = createBatchMachine({
@@ -234,8 +234,7 @@ describe('LockSupervisor', () => {
 
   it('stops watching when the batch actor fails, without crashing the process', () => {
     const clock = new SimulatedClock();
-    const logged: string[] = [];
-    const logger = pino({}, { write: (s: string) => logged.push(JSON.parse(s).msg) });
+    const { logger, lines } = capturingLogger('info');
     const supervisor = new LockSupervisor({ clock, logger });
     const actor = createActor(
       batchMachine.provide({
@@ -253,7 +252,7 @@ describe('LockSupervisor', () => {
     expect(actor.getSnapshot().status).toBe('error');
     expect(supervisor.inFlight).toBe(0);
     expect(clock.pending).toBe(0);
-    expect(logged).toContain('batch actor failed; lock supervision stopped');
+    expect(lines.map((l) => l.msg)).toContain('batch actor failed; lock supervision stopped');
   });
 
   it('close() drops every watch and timer; a batch cannot be watched twice', () => {

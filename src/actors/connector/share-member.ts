@@ -150,8 +150,6 @@ class MemberGeneration {
 export class TaskShareConsumer implements ShareSource {
   readonly gate = new FetchGate(() => this.g.gatesChanged());
   readonly metrics = new ShareConsumerMetrics();
-  /** Records acquired by a fetch that was under way when the gate closed, and released. */
-  releasedWhilePaused = 0;
   private closed: Promise<void> | undefined;
 
   constructor(private readonly g: MemberGeneration) {}
@@ -200,7 +198,6 @@ export class TaskShareConsumer implements ShareSource {
   /** Records fetched for this lease while it is paused: released at once, and counted as this task's. */
   giveBack(records: ShareRecord[]): void {
     this.g.attribute(this.metrics, FETCH_SIDE);
-    this.releasedWhilePaused += records.length;
     // the answer reports per partition and never rejects; a member closing meanwhile lets the locks lapse
     try {
       void this.acknowledge(records, 'release');

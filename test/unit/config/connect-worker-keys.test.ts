@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { connectorKeyWarnings } from '../../../src/actors/connector-checks.js';
 import { Worker } from '../../../src/actors/worker.js';
 import { describeUnusedSettings, unusedConnectSettings } from '../../../src/config/connect-worker-keys.js';
 import { compileConnectorConfig, validateWorkerConfig } from '../../../src/config/index.js';
 import { FileStreamSinkConnector } from '../../../src/sinks/file/file-stream-sink.js';
+import { capturingLogger } from '../cli/capturing-logger.js';
 
 /** Kafka 4's config/connect-standalone.properties, comments dropped, plus settings its users often add. */
 const CONNECT_STANDALONE = {
@@ -41,7 +40,7 @@ describe('Kafka Connect worker settings sharesink does not use', () => {
     ]);
     const why = Object.fromEntries(check.unused.map((u) => [u.key, u.reason]));
     expect(why['offset.flush.interval.ms']).toContain('acknowledged to the share group');
-    expect(why['plugin.discovery']).toContain('no plugin directory is scanned');
+    expect(why['plugin.discovery']).toContain('no class discovery to choose');
     // plugin.path is read: the connector modules the REST API may name
     expect(check.config?.pluginPath).toEqual(['/usr/local/share/java']);
     expect(why['internal.key.converter']).toContain('removed from Kafka Connect in 3.0');
@@ -131,14 +130,7 @@ describe('connector settings that look like typos', () => {
 
 describe('Worker start', () => {
   it('logs one info line listing the Connect settings with no effect, and the typo warnings', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-        done();
-      },
-    });
-    const logger = pino({ level: 'info' }, sink);
+    const { logger, lines } = capturingLogger('info');
     const config = validateWorkerConfig({ ...CONNECT_STANDALONE, 'pool.thread': '1' }).config!;
     const w = new Worker({ worker: config, connectors: [], logger });
     await w.start();

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from '../../../src/kafka/errors.js';
 import { lz4 } from '../../../src/kafka/compression.js';
@@ -8,6 +7,7 @@ import {
   registerKafkajsCompressionCodecs,
   translateKafkajsError,
 } from '../../../src/kafka/kafkajs.js';
+import { capturingLogger } from '../cli/capturing-logger.js';
 
 const require = createRequire(import.meta.url);
 
@@ -47,11 +47,7 @@ describe('kafkajs adapter', () => {
   });
 
   it('logs kafkajs through pino, demoting errors to warn and dropping response payloads', () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'trace' },
-      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
-    );
+    const { logger, lines } = capturingLogger('trace');
     const k = kafkajsLogger(logger).namespace('Connection');
     k.error('Connection error: boom', { broker: 'b:1' });
     k.debug('Response Metadata(key: 3, version: 12)', {
@@ -71,11 +67,7 @@ describe('kafkajs adapter', () => {
   });
 
   it('keeps an error response at trace: kafkajs throws it to the caller, which reports it', () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'trace' },
-      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
-    );
+    const { logger, lines } = capturingLogger('trace');
     const k = kafkajsLogger(logger).namespace('Connection');
     // what two distributed workers starting at once saw: one of them lost the race to create the topics
     k.error('Response CreateTopics(key: 19, version: 3)', { error: 'Topic creation errors', size: 110 });

@@ -1,7 +1,7 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { kafkajsLogger } from '../../../src/kafka/kafkajs.js';
 import { RepeatedLines } from '../../../src/kafka/repeated-lines.js';
+import { capturingLogger } from '../cli/capturing-logger.js';
 
 describe('repeated kafkajs warnings', () => {
   it('admits the first line of a kind, counts repeats within the window, reports them with the next one', () => {
@@ -20,11 +20,7 @@ describe('repeated kafkajs warnings', () => {
   });
 
   it('a broker that is down: one WARN per broker instead of one per reconnect', () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'trace' },
-      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
-    );
+    const { logger, lines } = capturingLogger('trace');
     const conn = kafkajsLogger(logger).namespace('Connection');
     for (let i = 0; i < 50; i++) {
       conn.error('Connection error: connect ECONNREFUSED 127.0.0.1:1', { broker: '127.0.0.1:1' });
@@ -37,11 +33,7 @@ describe('repeated kafkajs warnings', () => {
   });
 
   it('keeps lines whose details are in other fields: the same text about another partition is another event', () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) },
-    );
+    const { logger, lines } = capturingLogger('warn');
     const consumer = kafkajsLogger(logger).namespace('Consumer');
     consumer.warn('Offset out of range, resetting to default offset', { topic: 'orders', partition: 0 });
     consumer.warn('Offset out of range, resetting to default offset', { topic: 'orders', partition: 3 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { onPluginPath } from '../../../src/rest/plugin-path.js';
+import { onPluginPath, pluginPathConnectors } from '../../../src/rest/plugin-path.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sharesink-plugin-path-'));
 const plugins = path.join(root, 'plugins');
@@ -43,5 +43,50 @@ describe('onPluginPath', () => {
     expect(onPluginPath('pino', [nodeModules])).toBe(true);
     expect(onPluginPath('pino', [plugins])).toBe(false);
     expect(onPluginPath('no-such-package-sharesink', [nodeModules])).toBe(false);
+  });
+});
+
+describe('pluginPathConnectors (GET /connector-plugins)', () => {
+  const dir = path.join(root, 'scan');
+  mkdirSync(path.join(dir, 'nested'), { recursive: true });
+  mkdirSync(path.join(dir, 'unresolvable-pkg'));
+  const connector = `class C { version() { return '2.0.0'; } config() {} start() {} taskConfigs() { return []; } stop() {} }
+class T { version() { return '2.0.0'; } start() {} put() {} stop() {} }
+export default { connector: C, task: T };
+`;
+  writeFileSync(path.join(dir, 'orders-sink.mjs'), connector);
+  writeFileSync(path.join(dir, 'b-sink.js'), connector);
+  writeFileSync(path.join(dir, 'helper.mjs'), 'export const x = 1;\n');
+  writeFileSync(path.join(dir, 'types.d.ts'), 'export {};\n');
+  writeFileSync(path.join(dir, 'notes.json'), '{}\n');
+  writeFileSync(path.join(dir, 'nested', 'deep-sink.mjs'), connector);
+  writeFileSync(path.join(dir, 'unresolvable-pkg', 'package.json'), '{"name":"no-such-package-sharesink"}');
+  writeFileSync(path.join(outside, 'outside-sink.mjs'), connector);
+  symlinkSync(path.join(outside, 'outside-sink.mjs'), path.join(dir, 'link-sink.mjs'));
+
+  it('lists the module files directly in a directory that import as connectors, sorted, by absolute path', async () => {
+    expect(await pluginPathConnectors([dir])).toEqual([
+      path.join(dir, 'b-sink.js'),
+      path.join(dir, 'orders-sink.mjs'),
+    ]);
+    expect(await pluginPathConnectors([])).toEqual([]);
+    expect(await pluginPathConnectors([path.join(root, 'missing')])).toEqual([]);
+  });
+
+  it('offers npm packages by name, only those the runtime would import from under plugin.path', async () => {
+    const asked: string[] = [];
+    const load = (specifier: string) => {
+      asked.push(specifier);
+      return Promise.resolve({});
+    };
+    // plugin.path=node_modules/@pinojs, and node_modules itself, whose @pinojs directory holds the same
+    const scope = path.resolve('node_modules/@pinojs');
+    expect(await pluginPathConnectors([scope], load)).toEqual(['@pinojs/redact']);
+    const all = await pluginPathConnectors([path.resolve('node_modules')], load);
+    expect(all).toEqual(expect.arrayContaining(['@pinojs/redact', 'pino']));
+    asked.length = 0;
+    expect(await pluginPathConnectors([dir], load)).not.toContain('no-such-package-sharesink');
+    expect(asked).not.toContain('no-such-package-sharesink');
+    expect(asked.some((a) => a.includes('link-sink') || a.includes('deep-sink'))).toBe(false);
   });
 });

@@ -213,6 +213,18 @@ describe('plugin.path: connector modules a request may name', () => {
       (c) => c.value.name === 'connector.class',
     )!.value.errors;
 
+  it('lists the connector modules under plugin.path, by the path a config names them with', async () => {
+    const only = (await at('GET', '/connector-plugins')).json as Plugin[];
+    expect(only).toContainEqual({ class: ok, type: 'sink', version: 'fixture' });
+    const listed = only.map((p) => p.class);
+    // helpers that export no connector are not plugins; the built-ins come first, as before
+    expect(listed).not.toContain(path.join(fixtures, 'shared.ts'));
+    expect(listed).not.toContain(path.join(fixtures, 'not-a-connector.ts'));
+    expect(listed[0]).toBe('org.apache.kafka.connect.file.FileStreamSinkConnector');
+    const all = (await at('GET', '/connector-plugins?connectorsOnly=false')).json as Plugin[];
+    expect(all.slice(0, only.length)).toEqual(only);
+  });
+
   it('validates a module under plugin.path with its own settings, and answers its /config', async () => {
     const r = await at('PUT', `/connector-plugins/${encodeURIComponent(ok)}/config/validate`, {
       name: 'x',

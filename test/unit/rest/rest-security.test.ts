@@ -6,7 +6,6 @@ import { request as httpsRequest } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateWorkerConfig } from '../../../src/config/compile-worker.js';
@@ -14,6 +13,7 @@ import { parseListener } from '../../../src/config/listener.js';
 import { compileWorkerConfig } from '../../../src/config/index.js';
 import { exposureWarnings } from '../../../src/rest/exposure.js';
 import { startRestServer, type RestServer } from '../../../src/rest/server.js';
+import { capturingLogger } from '../cli/capturing-logger.js';
 import { FakeConnector, fakeWorker } from './fake-worker.js';
 
 const TLS = new URL('../../fixtures/tls/', import.meta.url).pathname;
@@ -346,16 +346,7 @@ describe('who can reach the API: the start-up warning', () => {
   });
 
   it('the server logs it once at start', async () => {
-    const lines: string[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturingLogger('warn');
     const server = await startRestServer(fakeWorker([new FakeConnector('orders', 1)]), {
       listener: 'http://0.0.0.0:0',
       security: open,
@@ -363,7 +354,7 @@ describe('who can reach the API: the start-up warning', () => {
       logger,
     });
     servers.push(server);
-    const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+    const warnings = lines;
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.msg).toMatch(
       /^the REST API listens on http:\/\/0\.0\.0\.0:\d+, which is not a loopback address, and asks for no authentication/,
