@@ -6,11 +6,20 @@
  * returns: kafkajs leaves the group or rejoins only after every eachBatch call returned, and it keeps
  * resolved offsets in memory only, dropping them then (its own commit on disconnect or rejoin is the
  * autoCommit one, off here). Connect commits at the same two moments: on close and on revocation.
+ *
+ * A stop bounds the commits too: kafkajs retries a commit the coordinator does not answer for minutes.
+ * Once the stop's time is up, the commits under way are given up on, and none is sent after: their
+ * offsets count as not committed (the batch as left uncommitted, released), their records are read
+ * again by the partition's next owner, and a WARN names the offsets. Should such a commit still land,
+ * those records are simply not read again.
  */
 import type { EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import { isRejoinError } from '../kafka/classic-consumer.js';
 import type { ClassicTaskCounters } from './classic-records.js';
+import { StopCuts } from './stop-cuts.js';
+
+type Offsets = ReturnType<EachBatchPayload['uncommittedOffsets']>;
 
 /** The part of a classic batch (one chunk of a fetch) its commit reads and writes. */
 export interface CommitChunk {
@@ -27,23 +36,32 @@ export interface CommitChunk {
 }
 
 export class ClassicCommits {
+  /** Commits under way, which a stop that ran out of time gives up on. */
+  private readonly cuts = new StopCuts();
+
   constructor(
     private readonly counters: ClassicTaskCounters,
     private readonly log: Logger,
   ) {}
 
-  /** After a successful put (and dead-lettering): resolve the chunk; the fetch's last chunk commits. */
-  async chunk(work: CommitChunk): Promise<void> {
+  /**
+   * After a successful put (and dead-lettering): resolve the chunk; the fetch's last chunk commits. False
+   * when the stop gave up on that commit: the chunk is not committed.
+   */
+  async chunk(work: CommitChunk): Promise<boolean> {
     const { payload } = work;
     payload.resolveOffset(work.lastOffset);
     // one commit per fetch in steady state: a commit per chunk cost a saturated bench ~60% (6ce3736);
     // a fetch that ends early commits what it resolved in leftovers()
-    if (!work.commits) return;
+    if (!work.commits) return true;
     work.commitSent = true;
+    // every resolved offset belongs to a batch whose put succeeded, so all of them may go
+    const offsets = payload.uncommittedOffsets();
     try {
-      // every resolved offset belongs to a batch whose put succeeded, so all of them may go
-      await payload.commitOffsetsIfNecessary(payload.uncommittedOffsets());
+      if ((await this.cuts.race(() => payload.commitOffsetsIfNecessary(offsets))) === 'cut')
+        return this.givenUp(payload, offsets, { batchId: work.id });
       this.counters.commits++;
+      return true;
     } catch (err) {
       this.counters.commitFailures++;
       if (isRejoinError(err)) work.groupError ??= err;
@@ -62,7 +80,10 @@ export class ClassicCommits {
     if (offsets.topics.length === 0) return;
     const { topic, partition } = payload.batch;
     try {
-      await payload.commitOffsetsIfNecessary(offsets);
+      if ((await this.cuts.race(() => payload.commitOffsetsIfNecessary(offsets))) === 'cut') {
+        this.givenUp(payload, offsets, { why });
+        return;
+      }
       this.counters.commits++;
       this.log.debug({ topic, partition, why, offsets: offsets.topics }, 'resolved offsets committed');
     } catch (err) {
@@ -72,6 +93,20 @@ export class ClassicCommits {
         'offsets of written records not committed; those records will be delivered again',
       );
     }
+  }
+
+  /** The stop ran out of time: commits under way are given up on, and no other is sent. */
+  giveUp(): void {
+    this.cuts.giveUp();
+  }
+
+  private givenUp(payload: EachBatchPayload, offsets: Offsets, at: object): false {
+    const { topic, partition } = payload.batch;
+    this.log.warn(
+      { ...at, topic, partition, offsets: offsets.topics },
+      'offset commit given up: the stop ran out of time; not committed, those records will be delivered again',
+    );
+    return false;
   }
 }
 

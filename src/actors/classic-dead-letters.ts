@@ -20,6 +20,7 @@ import { deadLetterQueueFor, type ClassicDeadLetterQueue } from './errors/dead-l
 import { logFailedRecords } from './errors/log-reporter.js';
 import { batchReason, type DeadLetterReason } from './errors/reasons.js';
 import { TaskFailedError } from './errors/task-failed.js';
+import { StopCuts } from './stop-cuts.js';
 
 /** The part of a classic batch its dead-lettering reads. */
 export interface DeadLetterWork {
@@ -43,9 +44,8 @@ export interface ClassicDeadLettersOptions {
 
 export class ClassicDeadLetters {
   private queue: ClassicDeadLetterQueue | undefined;
-  private givenUp = false;
-  /** Writes under way, each with what ends its wait when the stop gives up (one per write: nothing accrues). */
-  private readonly cuts = new Set<() => void>();
+  /** Writes under way, which the stop gives up on at the end of its grace. */
+  private readonly cuts = new StopCuts();
   /** Writes given up on that kafkajs still retries, each settled quietly. */
   private readonly stillRetrying = new Set<Promise<void>>();
 
@@ -73,21 +73,16 @@ export class ClassicDeadLetters {
       counters.recordsSkipped += indexes.length;
       return true;
     }
-    if (this.givenUp) return this.leftForNextOwner(work, indexes.length);
+    if (this.cuts.givenUp) return this.leftForNextOwner(work, indexes.length);
     const send = queue.send(work.records, indexes, reasonOf);
-    let cut: () => void = () => {};
-    const cutting = new Promise<'cut'>((resolve) => (cut = () => resolve('cut')));
-    this.cuts.add(cut);
     let sent: number | 'cut';
     try {
-      sent = await Promise.race([send, cutting]);
+      sent = await this.cuts.race(() => send);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const why = `could not write to dead letter topic ${queue.topic}: ${message}; offsets not committed`;
       this.o.fail(new TaskFailedError(why, { cause: err }));
       return false;
-    } finally {
-      this.cuts.delete(cut);
     }
     if (sent === 'cut') {
       const ended = send.then(
@@ -105,8 +100,7 @@ export class ClassicDeadLetters {
 
   /** The stop's grace has run out: writes under way are given up on, and no new one starts. */
   giveUp(): void {
-    this.givenUp = true;
-    for (const cut of this.cuts) cut();
+    this.cuts.giveUp();
   }
 
   /** Disconnects the producer; again once each write given up on has ended, as kafkajs reconnects to retry it. */

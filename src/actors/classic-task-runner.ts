@@ -25,6 +25,7 @@ import { errorCodeOf, failureMessage } from './errors/tolerance.js';
 import { clusterUnreachable, crashReason } from './classic-crashes.js';
 import type { ClassicTaskRunnerOptions } from './classic-options.js';
 import { ClassicCommits, rejoinNeeded, type CommitChunk } from './classic-commits.js';
+import { closeWithin } from './classic-stop.js';
 import { TaskRunnerCore, type CoreBatch, type RunnerMode } from './task-runner-core.js';
 
 export type { ClassicErrorsOptions } from './errors/tolerance.js';
@@ -49,6 +50,8 @@ export class ClassicTaskRunner {
   private consumer: Consumer | undefined;
   private heartbeatMs = 3000;
   private maxPollRecords = 500;
+  /** `fetch.max.wait.ms` and `session.timeout.ms`, for the bound on the stop's leave (classic-stop.ts). */
+  private timeouts = { fetchMaxWaitMs: 500, sessionTimeoutMs: 45_000 };
   private seq = 0;
   private running = false;
   private paused = false;
@@ -115,6 +118,8 @@ export class ClassicTaskRunner {
       this.log.warn({ settings: settings.ignored }, 'consumer settings classic mode does not use');
     this.heartbeatMs = settings.config.heartbeatInterval ?? 3000;
     this.maxPollRecords = settings.maxPollRecords;
+    const { maxWaitTimeInMs, sessionTimeout } = settings.config;
+    this.timeouts = { fetchMaxWaitMs: maxWaitTimeInMs ?? 500, sessionTimeoutMs: sessionTimeout ?? 45_000 };
     await this.deadLetters.start(kafka);
     if (this.halted()) return;
     const consumer = kafka.consumer({
@@ -183,7 +188,7 @@ export class ClassicTaskRunner {
    * Stops taking batches, lets running puts and dead-letter writes finish within the grace time, aborts
    * the puts and gives up the writes still running (uncommitted: the next owner of the partition gets
    * them again), then leaves the group. Each fetch commits what its finished puts resolved before kafkajs
-   * leaves (onBatch).
+   * leaves (onBatch). Those commits and the leave get the grace again, then are abandoned (classic-stop.ts).
    */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
@@ -196,20 +201,33 @@ export class ClassicTaskRunner {
     this.pauseAll();
     const batches = this.core.batches;
     this.core.stopRetries();
-    const deadline = Date.now() + (this.o.shutdownGraceMs ?? 5000);
+    const graceMs = this.o.shutdownGraceMs ?? 5000;
+    const deadline = Date.now() + graceMs;
     while (batches.size > 0 && Date.now() < deadline)
       await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
     for (const w of batches.values()) w.actor.send({ type: 'SHUTDOWN' });
     // a batch settling ignores SHUTDOWN; a dead-letter write kafkajs retries would hold the stop for seconds
     this.deadLetters.giveUp();
-    while (batches.size > 0) await sleep(20);
-    // kafkajs's stop cannot reach a member whose join is under way: that member would join after it
-    await this.starting?.catch(() => undefined);
-    await this.joining;
-    await this.consumer
-      ?.disconnect()
-      .catch((err: Error) => this.log.warn({ err: err.message }, 'disconnect'));
-    await this.deadLetters.close();
+    const ended = async () => {
+      while (batches.size > 0) await sleep(20);
+    };
+    const disconnect = async () =>
+      this.consumer?.disconnect().catch((err: Error) => this.log.warn({ err: err.message }, 'disconnect'));
+    await closeWithin(
+      {
+        batchesEnded: ended,
+        // kafkajs's stop cannot reach a member whose join is under way: that member would join after it
+        joinSettled: async () => {
+          await this.starting?.catch(() => undefined);
+          await this.joining;
+        },
+        leave: disconnect,
+        closeDeadLetters: () => this.deadLetters.close(),
+      },
+      { log: this.log, graceMs, ...this.timeouts, onRunOut: () => this.commits.giveUp() },
+    );
+    // the commits given up on end their batches at once: counted released, not accepted
+    await ended();
     this.log.info(this.counters.snapshot(), 'classic task stopped');
   }
 
@@ -397,19 +415,18 @@ export class ClassicTaskRunner {
 
   /**
    * Carries out the batch's disposition: commit, dead-letter then commit, fail, or leave for refetch.
-   * False when the batch is left uncommitted on purpose (its records are read again).
+   * False when the batch is left uncommitted on purpose (its records are read again), or its commit was
+   * given up on at the end of a stop.
    */
   private async settle(work: ClassicBatch, d: AckDisposition): Promise<boolean> {
     switch (d.kind) {
       case 'release':
         return true; // unresolved: fetched again, by this member or the partition's next owner
       case 'accept':
-        await this.commits.chunk(work);
-        return true;
+        return this.commits.chunk(work);
       case 'partial':
         if (!(await this.deadLetters.write(work, d.rejectedOffsets))) return false;
-        await this.commits.chunk(work);
-        return true;
+        return this.commits.chunk(work);
       case 'reject': {
         if (this.tolerance === 'none') {
           const why = failureMessage(work.lastPut, work.reasons);
@@ -418,8 +435,7 @@ export class ClassicTaskRunner {
         }
         const all = work.records.map((_, i) => i);
         if (!(await this.deadLetters.write(work, all))) return false;
-        await this.commits.chunk(work);
-        return true;
+        return this.commits.chunk(work);
       }
     }
   }

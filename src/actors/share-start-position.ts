@@ -7,8 +7,9 @@
  * once per connector start and before any task joins the group:
  *
  * - the user chose (`share.group.share.auto.offset.reset`, `consumer.override.auto.offset.reset`, or the
- *   worker's `consumer.auto.offset.reset`): that value is written with the connector's other group
- *   configs (see `applyShareGroupConfigs`); this step only says so;
+ *   worker's `consumer.auto.offset.reset`): that value was already written with the connector's other
+ *   group configs, just before this step (`applyShareGroupConfigs` in connector/instance.ts, which
+ *   fails the start when it cannot); this step writes nothing and only says so;
  * - otherwise, when the group has no members and no value of its own, `earliest` is written;
  * - a value already set on the group (by an operator, another tool, or an earlier start) is never
  *   overwritten, nor is the default of a group that other members are reading with.
@@ -88,6 +89,11 @@ export interface StartPositionDecision {
   readonly value: string;
   /** What this step writes; undefined when it writes nothing. */
   readonly write: string | undefined;
+  /**
+   * Who wrote `value` on the group at this start: this step (`write`), the connector's group configs
+   * before it (the user's choice), or nobody (the value was left as the group has it).
+   */
+  readonly writtenBy: 'start position' | 'group configs' | undefined;
   /** The line to log, and at which level: `warn` when the group cannot be used as it is. */
   readonly message: string;
   readonly level: 'info' | 'warn';
@@ -125,15 +131,17 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
   if (input.explicit !== undefined) {
     const v = input.explicit.value;
     const group = input.group;
-    if (group?.kind === 'notShare') return notAShareGroup(input.groupId, group.brokerMessage, v);
-    const asked = `${START_CONFIG}=${v}, as ${input.explicit.key}=${v} asks (${effect(v)})`;
+    if (group?.kind === 'notShare')
+      return { ...notAShareGroup(input.groupId, group.brokerMessage, v), writtenBy: 'group configs' };
+    // written by the group-config step before this one (module comment): said as done, not as to do
+    const asked = `${START_CONFIG}=${v} was written with the connector's group configs, as ${input.explicit.key}=${v} asks (${effect(v)})`;
     const message =
       group === undefined
-        ? `${g}: set ${asked}`
+        ? `${g}: ${asked}`
         : group.kind === 'absent'
-          ? `${g} is new: set ${asked}`
-          : `${g} exists: set ${asked}; it applies only to partitions the group has not read yet`;
-    return { value: v, write: undefined, level: 'info', message };
+          ? `${g} is new: ${asked}`
+          : `${g} exists: ${asked}; it applies only to partitions the group has not read yet`;
+    return { value: v, write: undefined, writtenBy: 'group configs', level: 'info', message };
   }
 
   const config = input.config;
@@ -144,6 +152,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
     return {
       value: v,
       write: undefined,
+      writtenBy: undefined,
       level: 'info',
       message: `${g} has ${START_CONFIG}=${v} set on the group (by an earlier start, or by hand): left as is, as sharesink never overwrites it, so partitions the group has not read yet start at the ${v} offset; ${v === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
     };
@@ -155,6 +164,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
       return {
         value: CONNECT_START,
         write: CONNECT_START,
+        writtenBy: 'start position',
         level: 'info',
         message: `${g} is new: set ${START_CONFIG}=${CONNECT_START}, ${because}; ${LATEST_HINT}`,
       };
@@ -162,6 +172,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
       return {
         value: CONNECT_START,
         write: CONNECT_START,
+        writtenBy: 'start position',
         level: 'info',
         message: `${g} has no members and no ${START_CONFIG} of its own: set ${START_CONFIG}=${CONNECT_START}, ${because}; partitions it has read before keep their position; ${LATEST_HINT}`,
       };
@@ -169,6 +180,7 @@ export function decideStartPosition(input: StartPositionInput): StartPositionDec
       return {
         value: config.value,
         write: undefined,
+        writtenBy: undefined,
         level: 'info',
         message: `${g} already has ${input.group.members} member(s) and no ${START_CONFIG} of its own: left at the broker default ${config.value}, as its members read with it, so partitions it has not read yet start at the ${config.value} offset; ${config.value === 'latest' ? EARLIEST_HINT : LATEST_HINT}`,
       };
@@ -180,6 +192,7 @@ function notAShareGroup(groupId: string, brokerMessage: string, value: string): 
   return {
     value,
     write: undefined,
+    writtenBy: undefined,
     level: 'warn',
     message: `group ${groupId} is not a share group (broker says: ${brokerMessage}): the broker keeps one group per id, so a connector moved to share mode needs a group of its own; set consumer.override.group.id to a new name, or delete the old group (kafka-consumer-groups.sh --bootstrap-server … --delete --group ${groupId}) if it is no longer needed`,
   };
@@ -295,7 +308,15 @@ export async function chooseStartPosition(
     );
     return undefined;
   }
-  const fields = { groupId, [START_CONFIG]: decision.value, written: decision.write !== undefined };
+  // `written`: the value was written on the group at this start, by this step or just before it
+  const { writtenBy } = decision;
+  const fields = {
+    groupId,
+    [START_CONFIG]: decision.value,
+    written: writtenBy !== undefined,
+    ...(writtenBy === undefined ? {} : { writtenBy }),
+    ...(explicit === undefined ? {} : { chosenBy: explicit.key }),
+  };
   // a person starting a connector at a terminal should read where it starts: notice, not info
   if (decision.level === 'info') notice(logger, fields, decision.message);
   else logger.warn(fields, decision.message);

@@ -24,6 +24,7 @@ import {
 import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from './connection.js';
 import type { SaslConfig, SslConfig } from './kafkajs.js';
 import { KafkaConnectionError, KafkaErrorCode, UnsupportedVersionError, kafkaErrorName } from './errors.js';
+import { socketError } from './failure-reason.js';
 import { highestCommonVersion } from './protocol/api.js';
 import { CoordinatorKeyType, FindCoordinator } from './protocol/messages/find-coordinator.js';
 import { Metadata, metadataForTopicNames } from './protocol/messages/metadata.js';
@@ -33,6 +34,9 @@ import { ShareGroupHeartbeat } from './protocol/messages/share-group-heartbeat.j
 import { UnknownTopicError } from './share/share-errors.js';
 import { tlsFailure } from './tls-errors.js';
 import { authenticationFailure } from './auth-errors.js';
+
+/** Moved to failure-reason.ts; still exported here for the callers that know it from here. */
+export { socketError };
 
 /** One reader of the cluster: a connector, say. */
 export interface PreflightTarget {
@@ -114,18 +118,6 @@ function context(o: PreflightOptions): Context {
 function parseAddress(address: string): { host: string; port: number } {
   const idx = address.lastIndexOf(':');
   return { host: address.slice(0, idx).replace(/^\[(.*)\]$/, '$1'), port: Number(address.slice(idx + 1)) };
-}
-
-/**
- * The socket error alone, as Node names it: `connect ECONNREFUSED`, `getaddrinfo ENOTFOUND kafka`,
- * `Connection timeout`. The wrappers (`host:port: Connection error: …`) and the repeated address go.
- */
-export function socketError(err: unknown, address: string): string {
-  let text = err instanceof Error ? err.message : String(err);
-  if (text.startsWith(`${address}: `)) text = text.slice(address.length + 2);
-  text = text.replace(/^Connection error: /, '');
-  // Node appends the address, `1.2.3.4:9092` or `::1:9092`
-  return text.replace(/ \S+:\d+$/, '');
 }
 
 async function reach(ctx: Context): Promise<BrokerConnection> {

@@ -147,8 +147,14 @@ describe('share mode start position', () => {
     expect(w.taskFailures).toEqual([]);
     expect(lines(file).filter((l) => l.startsWith('old-'))).toEqual([]);
     expect(startLines().map((l) => l.msg)).toEqual([
-      `share group ${groupId} is new: set share.auto.offset.reset=latest, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)`,
+      `share group ${groupId} is new: share.auto.offset.reset=latest was written with the connector's group configs, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)`,
     ]);
+    // the fields say what the text says: written at this start, by the group-config step
+    expect(startLines()[0]).toMatchObject({
+      written: true,
+      writtenBy: 'group configs',
+      chosenBy: 'consumer.override.auto.offset.reset',
+    });
     expect(await readGroupStartConfig(cluster, groupId)).toEqual({ value: 'latest', setOnGroup: true });
   });
 

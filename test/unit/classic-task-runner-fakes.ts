@@ -25,9 +25,16 @@ interface Script {
   connected: Promise<void>;
   joins: Join[];
   dlq: FakeDeadLetterQueue | undefined;
+  /** When the coordinator answers a LeaveGroup (kafkajs's stop sends one once the eachBatch calls end). */
+  leaveAnswered: Promise<void>;
 }
 
-const script: Script = { connected: Promise.resolve(), joins: [], dlq: undefined };
+const script: Script = {
+  connected: Promise.resolve(),
+  joins: [],
+  dlq: undefined,
+  leaveAnswered: Promise.resolve(),
+};
 const consumers: FakeConsumer[] = [];
 
 /** The join of a member that gets partitions 0 and 1 of topic `t`. */
@@ -52,6 +59,7 @@ export class FakeConsumer {
   /** kafkajs's consumer group, from run() until a stop or a crash: its paused topics. */
   private group: Set<string> | undefined;
   private readonly connected = script.connected;
+  private readonly leaveAnswered = script.leaveAnswered;
   private readonly joins = [...script.joins];
   private readonly listeners = new Map<string, Array<(e: { payload: unknown }) => void>>();
   private leaving: Promise<void> | undefined;
@@ -131,11 +139,13 @@ export class FakeConsumer {
   /** kafkajs's stop: one at a time, shared by a crash and a disconnect that overlap. */
   private leave(): Promise<void> {
     if (this.group === undefined) return Promise.resolve();
-    this.leaving ??= Promise.allSettled([...this.open]).then(() => {
-      this.group = undefined;
-      this.leaving = undefined;
-      this.calls.push('left');
-    });
+    this.leaving ??= Promise.allSettled([...this.open])
+      .then(() => this.leaveAnswered)
+      .then(() => {
+        this.group = undefined;
+        this.leaving = undefined;
+        this.calls.push('left');
+      });
     return this.leaving;
   }
 
@@ -190,15 +200,22 @@ export interface Scripted {
 
 /**
  * Scripts the consumers runners make from now on: their connect waits for `connected`, their run() calls
- * play `joins` in turn (then {@link joined}); `dlq` is the dead-letter queue (none by default).
+ * play `joins` in turn (then {@link joined}); `dlq` is the dead-letter queue (none by default); their
+ * leave waits for `leaveAnswered` once the eachBatch calls ended (a coordinator that does not answer).
  */
 export function scriptedConsumer(
-  options: { connected?: Promise<void>; joins?: Join[]; dlq?: FakeDeadLetterQueue } = {},
+  options: {
+    connected?: Promise<void>;
+    joins?: Join[];
+    dlq?: FakeDeadLetterQueue;
+    leaveAnswered?: Promise<void>;
+  } = {},
 ): Scripted {
   consumers.length = 0;
   script.connected = options.connected ?? Promise.resolve();
   script.joins = options.joins ?? [];
   script.dlq = options.dlq;
+  script.leaveAnswered = options.leaveAnswered ?? Promise.resolve();
   return { consumers, consumer: () => consumers[0]! };
 }
 
@@ -250,6 +267,8 @@ export class Offsets {
   /** Each commit request, `partition:offset` for every partition it carried. */
   readonly commits: string[][] = [];
   failCommits: Error | undefined;
+  /** When set, commit requests are answered once it resolves (never: a coordinator that does not answer). */
+  holdCommits: Promise<void> | undefined;
 
   constructor(private readonly consumer: FakeConsumer) {}
 
@@ -282,6 +301,7 @@ export class Offsets {
       commitOffsetsIfNecessary: async (offsets: ReturnType<Offsets['uncommitted']>) => {
         const carried = offsets.topics.flatMap((t) => t.partitions.map((p) => `${p.partition}:${p.offset}`));
         this.commits.push(carried);
+        if (this.holdCommits) await this.holdCommits;
         if (this.failCommits) throw this.failCommits;
         for (const t of offsets.topics)
           for (const p of t.partitions) this.committed.set(p.partition, p.offset);

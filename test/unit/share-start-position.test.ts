@@ -65,6 +65,7 @@ describe('decideStartPosition', () => {
     ).toEqual({
       value: 'earliest',
       write: 'earliest',
+      writtenBy: 'start position',
       level: 'info',
       message:
         'share group connect-foo is new: set share.auto.offset.reset=earliest, as Connect starts sink consumers at the earliest offset (records already in the topic are written); set consumer.override.auto.offset.reset=latest to start at the end',
@@ -104,7 +105,7 @@ describe('decideStartPosition', () => {
     expect(d.message).toContain('already has 3 member(s) and no share.auto.offset.reset of its own');
   });
 
-  it("the user's choice wins and is reported as theirs; this step writes nothing itself", () => {
+  it("the user's choice wins and is reported as theirs, written with the group configs before this step", () => {
     const latest = decideStartPosition({
       groupId: 'connect-foo',
       explicit: { key: 'consumer.override.auto.offset.reset', value: 'latest' },
@@ -113,9 +114,10 @@ describe('decideStartPosition', () => {
     expect(latest).toEqual({
       value: 'latest',
       write: undefined,
+      writtenBy: 'group configs',
       level: 'info',
       message:
-        'share group connect-foo is new: set share.auto.offset.reset=latest, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)',
+        "share group connect-foo is new: share.auto.offset.reset=latest was written with the connector's group configs, as consumer.override.auto.offset.reset=latest asks (records already in the topic are skipped, only new ones are written)",
     });
     const existing = decideStartPosition({
       groupId: 'g',
@@ -123,7 +125,7 @@ describe('decideStartPosition', () => {
       group: { kind: 'active', members: 1 },
     });
     expect(existing.message).toBe(
-      'share group g exists: set share.auto.offset.reset=by_duration:PT1H, as share.group.share.auto.offset.reset=by_duration:PT1H asks (records from the last PT1H are written); it applies only to partitions the group has not read yet',
+      "share group g exists: share.auto.offset.reset=by_duration:PT1H was written with the connector's group configs, as share.group.share.auto.offset.reset=by_duration:PT1H asks (records from the last PT1H are written); it applies only to partitions the group has not read yet",
     );
   });
 });
@@ -264,7 +266,48 @@ describe('chooseStartPosition', () => {
     );
     expect(writes).toEqual([]);
     expect(lines).toHaveLength(1);
-    expect(lines[0]!.msg).toMatch(/^share group connect-foo exists: set share.auto.offset.reset=latest/);
+    expect(lines[0]!.msg).toMatch(
+      /^share group connect-foo exists: share.auto.offset.reset=latest was written with the connector's group configs/,
+    );
+  });
+
+  it("the line's fields agree with its text: the user's value was written at this start, by the group configs", async () => {
+    // the connector start writes the chosen value with the other group configs just before this step
+    // (connector/instance.ts); the line used to say "set …" with written=false
+    const { cluster } = fakeCluster({ describe: { errorCode: GROUP_ID_NOT_FOUND } });
+    const { logger, lines } = capture();
+    await chooseStartPosition(
+      cluster,
+      shareConnector({ 'consumer.override.auto.offset.reset': 'latest' }),
+      logger,
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      'share.auto.offset.reset': 'latest',
+      written: true,
+      writtenBy: 'group configs',
+      chosenBy: 'consumer.override.auto.offset.reset',
+    });
+    expect(lines[0]!.msg).not.toMatch(/: set /);
+  });
+
+  it('says which step wrote earliest, and writes nothing more about a value left as it was', async () => {
+    const fresh = fakeCluster({
+      describe: { errorCode: GROUP_ID_NOT_FOUND },
+      config: { value: 'latest', configSource: DEFAULT_CONFIG },
+    });
+    const a = capture();
+    await chooseStartPosition(fresh.cluster, shareConnector(), a.logger);
+    expect(a.lines[0]).toMatchObject({ written: true, writtenBy: 'start position' });
+    expect(a.lines[0]).not.toHaveProperty('chosenBy');
+    const own = fakeCluster({
+      describe: { errorCode: 0, groupState: 'Empty' },
+      config: { value: 'latest', configSource: GROUP_CONFIG },
+    });
+    const b = capture();
+    await chooseStartPosition(own.cluster, shareConnector(), b.logger);
+    expect(b.lines[0]).toMatchObject({ written: false });
+    expect(b.lines[0]).not.toHaveProperty('writtenBy');
   });
 
   it('a refused write is one WARN naming the consequence and the fix; the start goes on', async () => {

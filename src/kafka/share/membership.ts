@@ -13,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import { KafkaError, KafkaErrorCode } from '../errors.js';
+import { failureFields } from '../failure-reason.js';
 import type { ShareTopicPartitions } from '../protocol/messages/share-group-heartbeat.js';
 import { StillWaiting } from '../still-waiting.js';
 import type { ShareTransport } from './transport.js';
@@ -112,7 +113,11 @@ export class Membership {
         subscribedTopicNames: null,
       });
     } catch (err) {
-      this.opts.logger.warn({ err }, 'leave heartbeat failed; the coordinator will expire the member');
+      // the reason once: `{ err }` repeated a connection error's text along its cause chain (failure-reason.ts)
+      this.opts.logger.warn(
+        failureFields(err),
+        'leave heartbeat failed; the coordinator will expire the member',
+      );
     }
     this.epoch = 0;
   }

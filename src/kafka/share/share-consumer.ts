@@ -25,6 +25,9 @@ import { ShareConsumerMetrics } from './share-consumer-metrics.js';
 import { closeSession, releaseOutstanding, sendAcks, type AcknowledgerHost } from './acknowledger.js';
 import {
   countAck,
+  errorHost,
+  onMetadataFailure,
+  onMetadataRefreshed,
   onPartitionError,
   onRequestFailure,
   topLevelOk,
@@ -40,6 +43,7 @@ import { nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
 import { PollQueue } from './poll-queue.js';
+import { RenewSupport } from './renew-support.js';
 import type { ShareTransport } from './transport.js';
 import {
   AckNotAllowedError,
@@ -82,7 +86,7 @@ export class ShareConsumer {
   private readonly ackHost: AcknowledgerHost;
   private readonly errorHost: ErrorHost;
   /** Per leader: RENEW acknowledgements work there (Kafka ≥ 4.2). */
-  private readonly renewAvailable = new Map<number, boolean>();
+  private readonly renewSupport: RenewSupport;
   /** Rejects a pending subscribe() when the member cannot join at all. */
   private onFatalOnce: ((e: Error) => void) | undefined;
 
@@ -95,6 +99,7 @@ export class ShareConsumer {
       memberId: this.memberId,
     });
     this.transport = options.transport ?? createClusterTransport({ ...options, logger: this.log });
+    this.renewSupport = new RenewSupport(this.transport, this.groupId);
     this.membership = new Membership({
       groupId: options.groupId,
       memberId: this.memberId,
@@ -104,12 +109,12 @@ export class ShareConsumer {
       onAssignment: (a) => this.onAssignment(a),
       onFatal: (e) => this.fail(e),
     });
-    this.errorHost = {
-      log: this.log,
-      metrics: this.metrics,
-      fail: (e) => this.fail(e),
-      onMetadataStale: () => (this.metadataStale = true),
-    };
+    this.errorHost = errorHost(
+      this.log,
+      this.metrics,
+      (e) => this.fail(e),
+      () => (this.metadataStale = true),
+    );
     this.ackHost = {
       transport: this.transport,
       groupId: this.groupId,
@@ -240,7 +245,7 @@ export class ShareConsumer {
       const leader = this.dir.leaderOf(key);
       const channel = leader === undefined ? undefined : this.channels.get(leader);
       if (type === 'renew') {
-        if (!channel || !this.renewAvailable.get(channel.nodeId))
+        if (!channel || !this.renewSupport.at(channel.nodeId))
           throw new RenewUnsupportedError(channel?.nodeId);
         const entry = newAckEntry(tp, type, AckCode.renew, offsets, (r) => countAck(this.errorHost, r));
         channel.renew.push(entry);
@@ -396,11 +401,12 @@ export class ShareConsumer {
       try {
         this.metadataStale = false;
         this.dir.applyMetadata(await this.transport.metadata(this.subscription));
+        onMetadataRefreshed(this.errorHost);
         // a partition without a leader (election under way) would otherwise be asked about in a tight loop
         if (!this.placePartitions()) await new Promise((r) => setTimeout(r, 200));
       } catch (err) {
         this.metadataStale = true;
-        this.log.warn({ err: (err as Error).message }, 'metadata refresh failed');
+        onMetadataFailure(this.errorHost, err);
         await new Promise((r) => setTimeout(r, 200));
       } finally {
         this.refreshing = undefined;
@@ -416,10 +422,7 @@ export class ShareConsumer {
     for (const nodeId of perNode.keys()) {
       if (!this.channels.has(nodeId)) {
         this.channels.set(nodeId, new NodeChannel(nodeId));
-        void this.transport.supportsRenew(nodeId).then(
-          (ok) => this.renewAvailable.set(nodeId, ok),
-          () => this.renewAvailable.set(nodeId, false),
-        );
+        this.renewSupport.probe(nodeId);
       }
     }
     for (const [nodeId, ch] of this.channels) ch.session.setWanted(perNode.get(nodeId) ?? []);
@@ -427,12 +430,8 @@ export class ShareConsumer {
   }
 
   /** True when acknowledging RENEW can work with the leader of every assigned partition (Kafka ≥ 4.2). */
-  async renewSupported(): Promise<boolean> {
-    const nodes = [...this.channels.keys()];
-    // before the first assignment, the coordinator stands in for the (future) leaders
-    if (nodes.length === 0) nodes.push(await this.transport.groupCoordinator(this.groupId));
-    const answers = await Promise.all(nodes.map((n) => this.transport.supportsRenew(n)));
-    return answers.every(Boolean);
+  renewSupported(): Promise<boolean> {
+    return this.renewSupport.everywhere([...this.channels.keys()]);
   }
 
   private fail(err: Error): void {

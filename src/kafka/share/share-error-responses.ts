@@ -5,6 +5,8 @@
  */
 import type { Logger } from 'pino';
 import { KafkaError, KafkaErrorCode } from '../errors.js';
+import { failureFields } from '../failure-reason.js';
+import { RetryLines } from '../retry-lines.js';
 import { settleAll, type AckEntry, type PartitionAckResult } from './ack-entries.js';
 import type { NodeChannel } from './node-channel.js';
 import type { ShareConsumerMetrics } from './share-consumer-metrics.js';
@@ -38,9 +40,21 @@ const BACKOFF_MS = 200;
 /** What the responses below act on: the consumer's log, counters, failure and metadata. */
 export interface ErrorHost {
   readonly log: Logger;
+  /** The lines of failures retried while a broker is down: once per 30 s per broker and cause. */
+  readonly retryLines: RetryLines;
   readonly metrics: ShareConsumerMetrics;
   fail(err: Error): void;
   onMetadataStale(): void;
+}
+
+/** A consumer's {@link ErrorHost}, with retry lines of its own. */
+export function errorHost(
+  log: Logger,
+  metrics: ShareConsumerMetrics,
+  fail: (err: Error) => void,
+  onMetadataStale: () => void,
+): ErrorHost {
+  return { log, retryLines: new RetryLines(log), metrics, fail, onMetadataStale };
 }
 
 /** Handles a request's top-level error code; false when the request's work is void. */
@@ -52,6 +66,8 @@ export function topLevelOk(
   api: string,
   acks: AckEntry[],
 ): boolean {
+  // the broker answered: a failure to reach it (onRequestFailure) is over
+  host.retryLines.recovered(ch.nodeId, { nodeId: ch.nodeId }, 'share fetch recovered');
   if (code === 0) return true;
   const err = new KafkaError(code, { api, brokerMessage: message, subject: `broker ${ch.nodeId}` });
   settleAll(acks, err);
@@ -67,15 +83,35 @@ export function topLevelOk(
   return false;
 }
 
-/** A request that got no answer (connection lost, timeout): fatal when it cannot work, else retried. */
+/**
+ * A request that got no answer (connection lost, timeout): fatal when it cannot work, else retried. A
+ * broker that is down fails every retry the same way: logged once per 30 s per broker and cause.
+ */
 export function onRequestFailure(host: ErrorHost, ch: NodeChannel, err: Error): void {
   if ((err as { retriable?: boolean }).retriable === false || err.name === 'UnsupportedVersionError') {
     host.fail(err);
     return;
   }
-  host.log.warn({ nodeId: ch.nodeId, err: err.message }, 'share fetch failed; retrying');
+  const reason = failureFields(err);
+  host.retryLines.failed(
+    ch.nodeId,
+    reason.err,
+    { nodeId: ch.nodeId, ...reason },
+    'share fetch failed; retrying',
+  );
   host.onMetadataStale();
   backoff(ch);
+}
+
+/** A metadata refresh failed (it is tried again): logged as {@link onRequestFailure} logs a fetch. */
+export function onMetadataFailure(host: ErrorHost, err: unknown): void {
+  const reason = failureFields(err);
+  host.retryLines.failed('metadata', reason.err, reason, 'metadata refresh failed');
+}
+
+/** A metadata refresh succeeded: one line when its failure was logged. */
+export function onMetadataRefreshed(host: ErrorHost): void {
+  host.retryLines.recovered('metadata', {}, 'metadata refresh recovered');
 }
 
 export function onPartitionError(

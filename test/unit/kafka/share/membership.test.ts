@@ -5,8 +5,11 @@ import type {
   ShareGroupHeartbeatResponse,
   ShareTopicPartitions,
 } from '../../../../src/kafka/protocol/messages/share-group-heartbeat.js';
+import { formatLogMessage } from '../../../../src/cli/log-line.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors.js';
 import { EARLY_HEARTBEAT_MS, Membership } from '../../../../src/kafka/share/membership.js';
 import type { ShareTransport } from '../../../../src/kafka/share/transport.js';
+import { capturingLogger } from '../../cli/capturing-logger.js';
 
 const TOPIC = 'AAAAAAAAAAAAAAAAAAAAAA';
 
@@ -106,5 +109,47 @@ describe('Membership heartbeat pace', () => {
     const gaps = beats.slice(1, -1).map((b, i) => b.at - beats[i]!.at);
     expect(Math.min(...gaps)).toBe(100);
     expect(EARLY_HEARTBEAT_MS).toBeGreaterThan(100);
+  });
+});
+
+describe('Membership leave', () => {
+  it('a leave heartbeat that fails is one WARN giving the broker and the reason once', async () => {
+    const { transport } = coordinator({ intervalMs: 5000, assignAfterMs: null });
+    const address = '127.0.0.1:9092';
+    // as translateKafkajsError makes it: kafkajs's error as the cause, its text in the message
+    const kafkajs = Object.assign(new Error(`Connection error: connect ECONNREFUSED ${address}`), {
+      name: 'KafkaJSConnectionError',
+    });
+    const refused = new KafkaConnectionError(address, kafkajs.message, { cause: kafkajs });
+    const answering = transport.heartbeat.bind(transport);
+    transport.heartbeat = (node, req) =>
+      req.memberEpoch === -1 ? Promise.reject(refused) : answering(node, req);
+    const { logger, lines } = capturingLogger('debug');
+    const m = new Membership({
+      groupId: 'g',
+      memberId: 'm',
+      rackId: null,
+      transport,
+      logger,
+      onAssignment: () => {},
+      onFatal: (e) => {
+        throw e;
+      },
+    });
+    m.subscribe(['t']);
+    await m.joined;
+    await m.leave();
+    const warns = lines.filter((l) => l.level === 40);
+    expect(warns).toHaveLength(1);
+    expect(warns[0]).toMatchObject({
+      msg: 'leave heartbeat failed; the coordinator will expire the member',
+      broker: address,
+      err: 'connect ECONNREFUSED',
+    });
+    // pino's err serializer joined the cause chain's messages: the reason stood there twice, the address 4 times
+    expect(JSON.stringify(warns[0]).match(/ECONNREFUSED/g)).toHaveLength(1);
+    expect(formatLogMessage(warns[0]!, { stacks: false })).toBe(
+      'leave heartbeat failed; the coordinator will expire the member  broker=127.0.0.1:9092 err="connect ECONNREFUSED"',
+    );
   });
 });
