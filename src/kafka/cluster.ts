@@ -15,6 +15,7 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { KafkaConnectionError, KafkaError } from './errors.js';
+import { failureFields } from './failure-reason.js';
 import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from './connection.js';
 import type { SaslConfig, SslConfig } from './kafkajs.js';
 import type { NodeEndpoint } from './protocol/api.js';
@@ -223,8 +224,15 @@ export class KafkaCluster {
         const retriable = err instanceof KafkaConnectionError || (err instanceof KafkaError && err.retriable);
         if (!retriable || n >= this.backoff.maxAttempts) throw err;
         const wait = Math.round(delay * (0.8 + Math.random() * 0.4));
-        const reason = err instanceof KafkaError ? err.kafkaName : (err as Error).message;
-        waiting.failed(reason, { err, attempt: n, retryInMs: wait });
+        // a connection error's own message repeats the address and its cause (failure-reason.ts)
+        const f = failureFields(err);
+        const reason =
+          err instanceof KafkaError
+            ? err.kafkaName
+            : f.broker === undefined
+              ? f.err
+              : `${f.err} (${f.broker})`;
+        waiting.failed(reason, { ...f, attempt: n, retryInMs: wait });
         await sleep(wait);
         delay = Math.min(delay * 2, this.backoff.maxMs);
       }

@@ -6,10 +6,12 @@
  *
  * A failure is logged the first time, then once per 30 s for the same subject and cause, carrying
  * `repeatsLeftOut=N`, the count of identical lines left out since the last one. When the subject works
- * again after a failure that was logged, one INFO line says so, with how many attempts failed and for
+ * again after a failure that was logged, one NOTICE line says so (a terminal shows it, as it showed
+ * the WARN), with how many attempts failed and for
  * how long; a failure that was held back ends quietly, as it began.
  */
 import type { Logger } from 'pino';
+import { notice } from '../logger.js';
 import { RepeatedLines, REPEAT_WINDOW_MS } from './repeated-lines.js';
 
 interface Failing {
@@ -48,13 +50,17 @@ export class RetryLines {
     this.log.warn(left > 0 ? { ...fields, repeatsLeftOut: left } : fields, msg);
   }
 
-  /** `subject` worked: one INFO line `msg` when it had failed and that was logged. Cheap when nothing fails. */
+  /** `subject` worked: one NOTICE line `msg` when it had failed and that was logged. Cheap when nothing fails. */
   recovered(subject: string | number, fields: object, msg: string): void {
     if (this.failing.size === 0) return;
     const failing = this.failing.get(subject);
     if (failing === undefined) return;
     this.failing.delete(subject);
     if (failing.logged)
-      this.log.info({ ...fields, failures: failing.failures, failedForMs: this.now() - failing.since }, msg);
+      notice(
+        this.log,
+        { ...fields, failures: failing.failures, failedForMs: this.now() - failing.since },
+        msg,
+      );
   }
 }

@@ -223,10 +223,11 @@ export class Membership {
     } else {
       this.refreshCoordinator = true;
     }
-    this.coordinatorWait.failed(err instanceof KafkaError ? err.kafkaName : err.message, {
-      err: err.message,
-      retryInMs: this.backoffMs,
-    });
+    // a connection error's own message repeats the address and its cause (failure-reason.ts)
+    const f = failureFields(err);
+    const reason =
+      err instanceof KafkaError ? err.kafkaName : f.broker === undefined ? f.err : `${f.err} (${f.broker})`;
+    this.coordinatorWait.failed(reason, { ...f, retryInMs: this.backoffMs });
     this.schedule(this.backoffMs);
     this.backoffMs = Math.min(this.backoffMs * 2, this.opts.retryBackoffMaxMs ?? 5000);
   }

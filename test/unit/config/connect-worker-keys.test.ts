@@ -129,7 +129,7 @@ describe('connector settings that look like typos', () => {
 });
 
 describe('Worker start', () => {
-  it('logs one info line listing the Connect settings with no effect, and the typo warnings', async () => {
+  it('logs one notice line listing the Connect settings with no effect, and the typo warnings', async () => {
     const { logger, lines } = capturingLogger('info');
     const config = validateWorkerConfig({ ...CONNECT_STANDALONE, 'pool.thread': '1' }).config!;
     const w = new Worker({ worker: config, connectors: [], logger });
@@ -137,7 +137,7 @@ describe('Worker start', () => {
     await w.stop();
     const unused = lines.filter((l) => String(l['msg']).startsWith('Kafka Connect settings with no effect'));
     expect(unused).toHaveLength(1);
-    expect(unused[0]!['level']).toBe(30);
+    expect(unused[0]!['level']).toBe(35);
     expect(unused[0]!['settings']).toEqual(config.unused!.map((u) => u.key));
     expect(String(unused[0]!['msg'])).toContain('; plugin.discovery: connectors, converters');
     const warns = lines.filter((l) => l['level'] === 40).map((l) => l['msg']);

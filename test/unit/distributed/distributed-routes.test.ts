@@ -330,8 +330,8 @@ describe('distributed REST routes', () => {
     const said = lines.map((l) => `${l.level} ${String(l['connector'])} ${l.msg}`);
     expect(said).toContainEqual(expect.stringMatching(/^40 pg tasks\.maxx: .*did you mean tasks\.max\?/));
     expect(said).toContainEqual(
-      // notice() is info on a logger without sharesink's notice level
-      expect.stringMatching(/^30 pg value\.converter is JsonConverter with schemas\.enable=true/),
+      // notice(): level 35, as on a worker's own logger
+      expect.stringMatching(/^35 pg value\.converter is JsonConverter with schemas\.enable=true/),
     );
 
     lines.length = 0;

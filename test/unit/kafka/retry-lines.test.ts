@@ -1,6 +1,6 @@
 // The lines of failures sharesink retries itself while a broker is down (`share fetch failed; retrying`,
 // `metadata refresh failed`): the first is logged, then one per 30 s per subject and cause with the
-// count left out, and one INFO line when a failure that was logged ends.
+// count left out, and one NOTICE line when a failure that was logged ends.
 import { describe, expect, it } from 'vitest';
 import { RetryLines } from '../../../src/kafka/retry-lines.js';
 import { capturingLogger } from '../cli/capturing-logger.js';
@@ -26,7 +26,7 @@ describe('RetryLines', () => {
       // at 32 s: the lines at 8, 16 and 24 s were left out
       [40, 'share fetch failed; retrying', 3, undefined, undefined],
       // the line at 64 s would be next; the lines at 40, 48 and 56 s were left out
-      [30, 'share fetch recovered', undefined, 8, 61_000],
+      [35, 'share fetch recovered', undefined, 8, 61_000],
     ]);
   });
 

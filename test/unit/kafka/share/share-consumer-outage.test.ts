@@ -114,7 +114,7 @@ describe('ShareConsumer during a broker outage', () => {
     expect(metadataFailed[0]).toMatchObject({ level: 40, broker: ADDRESS, err: 'connect ECONNREFUSED' });
     expect(said('share fetch recovered')).toEqual([
       expect.objectContaining({
-        level: 30,
+        level: 35,
         nodeId: 1,
         failures: expect.any(Number),
         failedForMs: expect.any(Number),
