@@ -19,6 +19,16 @@ function isMachineSnapshot(snapshot: unknown): snapshot is AnyMachineSnapshot {
   return typeof snapshot === 'object' && snapshot !== null && 'machine' in snapshot && 'value' in snapshot;
 }
 
+/**
+ * An actor that failed (an effect threw) or was stopped before a final state says so in no snapshot a
+ * batch observer or the `inspect` hook sees: its current snapshot does. Without this check such an
+ * actor stayed in its last state on /machines and in /metrics for the life of the worker.
+ */
+function ended(actor: object): boolean {
+  const read = (actor as { getSnapshot?: () => { status?: unknown } }).getSnapshot;
+  return typeof read === 'function' && read.call(actor).status !== 'active';
+}
+
 export function createActorCensus(): ActorCensus {
   const live = new Map<object, { machine: string; state: string }>();
   return {
@@ -42,7 +52,11 @@ export function createActorCensus(): ActorCensus {
     },
     counts() {
       const out: Record<string, Record<string, number>> = {};
-      for (const { machine, state } of live.values()) {
+      for (const [actor, { machine, state }] of live) {
+        if (ended(actor)) {
+          live.delete(actor);
+          continue;
+        }
         const byState = (out[machine] ??= {});
         byState[state] = (byState[state] ?? 0) + 1;
       }

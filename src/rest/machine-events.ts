@@ -61,12 +61,19 @@ export class RateTracker {
   }
 }
 
+/** One open stream: the content it was last sent (`at` aside) and when it was last written to. */
+interface Client {
+  sent: string;
+  wroteAt: number;
+}
+
+const contentOf = ({ at: _at, ...content }: MachinesUpdate) => JSON.stringify(content);
+
 export class MachineEvents {
-  private readonly clients = new Set<ServerResponse>();
-  private readonly rates = new RateTracker();
+  private readonly clients = new Map<ServerResponse, Client>();
+  private rates = new RateTracker();
   private timer: NodeJS.Timeout | undefined;
-  private lastSent = '';
-  private lastWrite = 0;
+  private closed = false;
 
   constructor(
     private readonly worker: RestWorker,
@@ -80,21 +87,30 @@ export class MachineEvents {
       'cache-control': 'no-cache',
       connection: 'keep-alive',
     });
+    if (this.closed) {
+      // the server is closing: a stream opened now (a page reconnecting) would hold the close up for as
+      // long as the page stays open; the page tries again after `retry`
+      res.end('retry: 2000\n\n');
+      return;
+    }
     res.write('retry: 2000\n\n');
-    this.clients.add(res);
+    const client: Client = { sent: '', wroteAt: 0 };
+    this.clients.set(res, client);
     res.on('close', () => {
       this.clients.delete(res);
       if (this.clients.size === 0) this.stopTimer();
     });
-    this.write(res, JSON.stringify(this.read()));
+    const update = this.read();
+    this.send(res, client, contentOf(update), JSON.stringify(update));
     this.timer ??= setInterval(() => this.tick(), this.intervalMs);
     this.timer.unref();
   }
 
-  /** Ends every stream (the server is closing). */
+  /** Ends every stream (the server is closing); later ones end at once. */
   close(): void {
+    this.closed = true;
     this.stopTimer();
-    for (const res of this.clients) res.end();
+    for (const res of this.clients.keys()) res.end();
     this.clients.clear();
   }
 
@@ -108,25 +124,31 @@ export class MachineEvents {
 
   private tick(): void {
     const update = this.read();
-    const { at: _at, ...content } = update;
-    const key = JSON.stringify(content);
-    if (key !== this.lastSent) {
-      this.lastSent = key;
-      const data = JSON.stringify(update);
-      for (const res of this.clients) this.write(res, data);
-    } else if (Date.now() - this.lastWrite > 15_000) {
-      for (const res of this.clients) res.write(': keep-alive\n\n');
-      this.lastWrite = Date.now();
+    const content = contentOf(update);
+    let data: string | undefined;
+    for (const [res, client] of this.clients) {
+      // A client that reads slower than updates come (a stalled tab, a paused `curl | less`) gets none
+      // until it has caught up, then the latest: each update is the whole picture, so nothing is lost,
+      // and what the worker buffers for it stays bounded.
+      if (res.writableNeedDrain) continue;
+      if (client.sent !== content) this.send(res, client, content, (data ??= JSON.stringify(update)));
+      else if (Date.now() - client.wroteAt > 15_000) {
+        res.write(': keep-alive\n\n');
+        client.wroteAt = Date.now();
+      }
     }
   }
 
-  private write(res: ServerResponse, data: string): void {
+  private send(res: ServerResponse, client: Client, content: string, data: string): void {
     res.write(`event: machines\ndata: ${data}\n\n`);
-    this.lastWrite = Date.now();
+    client.sent = content;
+    client.wroteAt = Date.now();
   }
 
   private stopTimer(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    // the next client's rates start from its own readings, not from one taken before nobody watched
+    this.rates = new RateTracker();
   }
 }

@@ -154,7 +154,7 @@ export async function machinesPage(machines: readonly AnyStateMachine[], title: 
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: state machines</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(title)}: state machines</h1>
-<p class="sub">Drawn from the machine definitions the worker runs. Numbers: live actors per state (one batch actor per fetched batch). Blue edges: transitions per second over the last second. Grey boxes hold nested states; dashed ones are the regions of a parallel state, active at the same time. A dot marks where a machine or container starts; a dashed state is final. <span class="status" id="status">connecting…</span></p>
+<p class="sub">Drawn from the machine definitions the worker runs. Numbers: live actors per state (one batch actor per fetched batch). Blue edges: transitions per second over the last second. Grey boxes hold nested states; dashed ones are the regions of a parallel state, active at the same time. A dot marks where a machine or container starts; a dashed state is final. A batch actor ends when it reaches one, so <code>done</code>, <code>ackFailed</code> and <code>expired</code> stay at 0: the rate on the edge into them and the total say how many got there. <span class="status" id="status">connecting…</span></p>
 <section id="cluster" hidden></section>
 ${sections.join('\n')}
 <script>const DATA = ${dataJson};

@@ -62,6 +62,15 @@ describe('machineGraph', () => {
 
 describe('machinesPage', () => {
   it(
+    "says why the batch machine's final states always count 0 (a batch actor ends there)",
+    async () => {
+      const sub = /<p class="sub">([\s\S]*?)<\/p>/.exec(await fullPage())![1]!;
+      expect(sub).toMatch(/<code>done<\/code>, <code>ackFailed<\/code> and <code>expired<\/code> stay at 0/);
+    },
+    SLOW,
+  );
+
+  it(
     'is one page whose inline script parses and which loads nothing from elsewhere',
     async () => {
       const html = await fullPage();
