@@ -46,6 +46,14 @@ export interface RecordBatchOptions extends RecordContentOptions {
   readonly maxLength?: number;
 }
 
+/** A schedule's record counts that fast-check would refuse with a message naming none of its options. */
+function checkLengths(options: RecordBatchOptions): void {
+  const { minLength = 1, maxLength = 8 } = options;
+  if (maxLength < 1) throw new RangeError(`schedule options: maxLength must be at least 1, got ${maxLength}`);
+  if (minLength > maxLength)
+    throw new RangeError(`schedule options: minLength (${minLength}) is above maxLength (${maxLength})`);
+}
+
 /** The records of a partition, offset 0 first. Shrinks towards one record. */
 export function recordBatchArb(options: RecordBatchOptions = {}): fc.Arbitrary<RecordContent[]> {
   return fc.array(recordContentArb(options), {
@@ -143,6 +151,11 @@ export function faultArb(
   options: { kinds?: readonly FaultKind[]; maxBatch?: number } = {},
 ): fc.Arbitrary<Fault> {
   const kinds = new Set(options.kinds ?? ALL_FAULT_KINDS);
+  const unknown = [...kinds].filter((k) => !ALL_FAULT_KINDS.includes(k));
+  if (unknown.length > 0)
+    throw new RangeError(
+      `faultArb: unknown fault kind ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the kinds are ${ALL_FAULT_KINDS.join(', ')}`,
+    );
   const max = Math.max(1, options.maxBatch ?? 8) - 1;
   const choices: { weight: number; arbitrary: fc.Arbitrary<Fault> }[] = [];
   if (kinds.has('none')) choices.push({ weight: 6, arbitrary: fc.constant<Fault>({ kind: 'none' }) });
@@ -220,6 +233,7 @@ export function faultScheduleArb(options: ScheduleOptions = {}): fc.Arbitrary<Ro
  * shrinks on its own and counter-examples come out small.
  */
 export function sinkScheduleArb(options: ScheduleOptions = {}): fc.Arbitrary<SinkSchedule> {
+  checkLengths(options);
   return fc.record({
     records: options.records ?? recordBatchArb(options),
     // constantFrom shrinks to its first value: Kafka's defaults make the plainest counter-examples

@@ -14,9 +14,11 @@ import {
   type ScheduleOptions,
   type SinkSchedule,
 } from './arbitraries.js';
+import { adviceFor } from './advice.js';
 import { simplify } from './simplify.js';
 import { SinkRun, type RunContext } from './sink-run.js';
 import { recordId, type RecordRef } from './task-calls.js';
+import { checkArguments, checkWritten, KitUsageError } from './usage.js';
 
 export interface CheckSinkTaskOptions {
   /**
@@ -28,6 +30,11 @@ export interface CheckSinkTaskOptions {
   props?: Readonly<Record<string, string>> | ((run: Omit<RunContext, 'props'>) => Record<string, string>);
   /** True when the connector claims a redelivered record is written once: then a second write fails the check. */
   idempotent?: boolean;
+  /**
+   * True when the task may REJECT generated records itself (throw a non-retriable error, report them
+   * errant). By default that fails the check: a rejected record is never written.
+   */
+  allowRejects?: boolean;
   /** Default `sharesink-check`. A function gives each run its own topic. */
   topic?: string | ((index: number) => string);
   partition?: number;
@@ -62,6 +69,8 @@ export interface CheckSinkTaskReport {
   /** Records handed out by the model, and how many of those were redeliveries, over all runs. */
   readonly deliveries: number;
   readonly redeliveries: number;
+  /** Records the broker took an ACCEPT for, over all runs. */
+  readonly accepted: number;
 }
 
 /** A shrunk counter-example: the schedule, what went wrong, and what happened. */
@@ -103,21 +112,37 @@ interface Outcome {
  * {@link SinkTaskCheckError} carrying the shrunk schedule. Properties:
  * - no loss: every record the broker ended with as ACCEPTed is written at least once;
  * - no phantom: nothing is written that was never handed to put();
- * - with `idempotent: true`, no record is written more than once.
+ * - with `idempotent: true`, no record is written more than once;
+ * - unless `allowRejects: true`, the task itself REJECTs no record (a non-retriable error, errant reports).
+ * It also fails, with a plain Error, when no delivery of any run ended ACCEPTed because the task kept
+ * failing: such a check proves nothing. Misuse (no factory, no observe()) is a TypeError at once.
  */
 export async function checkSinkTask(
   taskFactory: () => SinkTask,
   options: CheckSinkTaskOptions,
 ): Promise<CheckSinkTaskReport> {
+  checkArguments(taskFactory, options);
   const arb = options.scheduleArb ?? sinkScheduleArb(options.schedule);
   const outcomes = new WeakMap<SinkSchedule, Outcome>();
   let index = 0;
   let deliveries = 0;
   let redeliveries = 0;
+  let accepted = 0;
+  let taskFailures = 0;
+  let lastTaskFailure: string | undefined;
+  // misuse found in a run ends the check: every later run (fast-check's shrinking) fails at once
+  let usage: KitUsageError | undefined;
   const property = fc.asyncProperty(arb, async (schedule) => {
+    if (usage !== undefined) throw usage;
     const outcome = await runOnce(taskFactory, schedule, index++, options, (run) => {
       deliveries += run.deliveries;
       redeliveries += run.redeliveries;
+      accepted += run.accepted;
+      taskFailures += run.taskFailures;
+      lastTaskFailure = run.lastTaskFailure ?? lastTaskFailure;
+    }).catch((error: unknown) => {
+      if (error instanceof KitUsageError) usage = error;
+      throw error;
     });
     outcomes.set(schedule, outcome);
     if (outcome.violations.length > 0) throw new Error(outcome.violations.join('\n'));
@@ -128,7 +153,17 @@ export async function checkSinkTask(
     ...(options.path === undefined ? {} : { path: options.path }),
     ...(options.examples === undefined ? {} : { examples: options.examples.map((s): [SinkSchedule] => [s]) }),
   });
-  if (!details.failed) return { runs: details.numRuns, seed: details.seed, deliveries, redeliveries };
+  if (usage !== undefined) throw usage;
+  if (!details.failed) {
+    if (accepted === 0 && taskFailures > 0)
+      throw new Error(
+        `checkSinkTask: no delivery ended ACCEPTed in ${details.numRuns} run(s) (${deliveries} record ` +
+          'deliveries): the task failed every time, so nothing could be lost and the check proved nothing. ' +
+          `Its last failure: ${lastTaskFailure}. Check its props (addresses, credentials) and that what it ` +
+          'writes to is up: a put() without injected faults must succeed.',
+      );
+    return { runs: details.numRuns, seed: details.seed, deliveries, redeliveries, accepted };
+  }
   const shrunk = details.counterexample?.[0];
   if (shrunk === undefined)
     throw details.errorInstance ?? new Error('checkSinkTask failed without a counter-example');
@@ -150,6 +185,10 @@ export async function checkSinkTask(
     outcome.violations.length > 0
       ? outcome.violations
       : [String((details.errorInstance as Error)?.message ?? 'failed')];
+  const advice = adviceFor(violations, {
+    callTimeoutMs: options.callTimeoutMs ?? 10_000,
+    sampleId: recordId({ topic: topicOf(options, 0), partition: options.partition ?? 0, offset: 0 }),
+  });
   const message = [
     `checkSinkTask found a counter-example after ${details.numRuns} run(s); fast-check shrunk it ` +
       `${details.numShrinks} time(s), then ${steps} simplification(s).`,
@@ -157,6 +196,7 @@ export async function checkSinkTask(
     'What went wrong:',
     ...violations.map((v) => `  - ${v}`),
     '',
+    ...(advice.length > 0 ? ['How to fix:', ...advice.map((a) => `  - ${a}`), ''] : []),
     'Schedule:',
     ...formatSchedule(schedule),
     '',
@@ -184,8 +224,7 @@ async function runOnce(
   options: CheckSinkTaskOptions,
   tally: (run: SinkRun) => void,
 ): Promise<Outcome> {
-  const topic =
-    typeof options.topic === 'function' ? options.topic(index) : (options.topic ?? 'sharesink-check');
+  const topic = topicOf(options, index);
   const partition = options.partition ?? 0;
   const props =
     typeof options.props === 'function' ? options.props({ index, topic, partition }) : (options.props ?? {});
@@ -198,6 +237,7 @@ async function runOnce(
     try {
       await run.execute();
     } catch (error) {
+      if (error instanceof KitUsageError) throw error;
       return {
         violations: [`the run stopped: ${(error as Error)?.message ?? String(error)}`],
         trace: run.trace,
@@ -215,20 +255,26 @@ async function runOnce(
         trace: run.trace,
       };
     }
+    checkWritten(written);
     tally(run);
-    return { violations: judge(run, context, written, options.idempotent === true), trace: run.trace };
+    return { violations: judge(run, context, written, options), trace: run.trace };
   } finally {
     await run.dispose();
     await options.cleanup?.(context);
   }
 }
 
+function topicOf(options: CheckSinkTaskOptions, index: number): string {
+  return typeof options.topic === 'function' ? options.topic(index) : (options.topic ?? 'sharesink-check');
+}
+
 function judge(
   run: SinkRun,
   ctx: RunContext,
   written: ReadonlyMap<string, number>,
-  idempotent: boolean,
+  options: CheckSinkTaskOptions,
 ): string[] {
+  const idempotent = options.idempotent === true;
   const violations: string[] = [];
   const ids = new Set<string>();
   for (let offset = 0; offset < run.model.endOffset; offset++) {
@@ -245,6 +291,9 @@ function judge(
       violations.push(
         `duplicate: ${id} is written ${times} times (put() ${puts}×) though idempotent is true`,
       );
+    const rejectedBecause = run.taskRejects.get(offset);
+    if (options.allowRejects !== true && rejectedBecause !== undefined && s.state === 'archived')
+      violations.push(`rejected: ${id} was REJECTed because ${rejectedBecause}`);
   }
   for (const [id, times] of written) {
     if (times > 0 && !run.putCounts.has(id))

@@ -20,6 +20,7 @@ export {
 export type { RunContext } from './sink-run.js';
 export { testTaskContext, type ErrantReport } from './task-context.js';
 export { recordId, TaskHungError, type RecordRef, type MapValue } from './task-calls.js';
+export { KitUsageError } from './usage.js';
 export {
   SharePartitionModel,
   type SharePartitionModelOptions,

@@ -10,6 +10,7 @@
  * drain delivers whatever is left, so every record ends ACCEPTed or archived.
  */
 import { isRetriableError } from '../connect/errors.js';
+import { transientCause } from '../connect/transient-errors.js';
 import { ALL_PARTITIONS, BATCH_INDEX, type SinkRecord, type TopicPartition } from '../connect/sink-record.js';
 import type { SinkTask, SinkTaskContext } from '../connect/sink-task.js';
 import type { Delivery, Round, SinkSchedule } from './arbitraries.js';
@@ -22,6 +23,7 @@ import {
   toSinkRecord,
   type MapValue,
 } from './task-calls.js';
+import { checkTask, KitUsageError } from './usage.js';
 
 /** The kit's puts are never cut short from outside: the schedule's faults play that part. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -42,9 +44,14 @@ export interface SinkRunOptions {
   readonly callTimeoutMs: number;
 }
 
+/** `byTask`: why the task itself rejected records (a non-retriable throw, errant reports), by offset. */
 type Verdict =
-  | { readonly kind: 'accept'; readonly rejected: ReadonlySet<number> }
-  | { readonly kind: 'release' | 'reject'; readonly why: string }
+  | {
+      readonly kind: 'accept';
+      readonly rejected: ReadonlySet<number>;
+      readonly byTask: ReadonlyMap<number, string>;
+    }
+  | { readonly kind: 'release' | 'reject'; readonly why: string; readonly byTask?: string }
   | { readonly kind: 'crash' | 'ack-lost' | 'nothing' };
 
 interface Live {
@@ -69,6 +76,13 @@ export class SinkRun {
   readonly putCounts = new Map<string, number>();
   deliveries = 0;
   redeliveries = 0;
+  /** Records the broker took an ACCEPT for. */
+  accepted = 0;
+  /** Offsets the task itself had REJECTed (the broker took it), and why. */
+  readonly taskRejects = new Map<number, string>();
+  /** Task calls that failed or reported errant records, and the last such line of the trace. */
+  taskFailures = 0;
+  lastTaskFailure: string | undefined;
   readonly #factory: () => SinkTask;
   readonly #schedule: SinkSchedule;
   readonly #run: RunContext;
@@ -130,12 +144,17 @@ export class SinkRun {
     const byInstance = new Map<number, Step[]>();
     for (const s of steps)
       byInstance.set(s.delivery.instance, [...(byInstance.get(s.delivery.instance) ?? []), s]);
-    await Promise.all(
-      [...byInstance.values()].map(async (queue) => {
-        for (const s of queue) s.verdict = await this.#put(s);
-      }),
-    );
-    for (const s of steps) for (const line of s.lines) this.#log(`instance ${s.delivery.instance}: ${line}`);
+    try {
+      await Promise.all(
+        [...byInstance.values()].map(async (queue) => {
+          for (const s of queue) s.verdict = await this.#put(s);
+        }),
+      );
+    } finally {
+      // also when a call hung: the trace then ends with it
+      for (const s of steps)
+        for (const line of s.lines) this.#log(`instance ${s.delivery.instance}: ${line}`);
+    }
     this.#settle(steps, member, t0);
   }
 
@@ -176,10 +195,14 @@ export class SinkRun {
       } else if (v.kind === 'accept') {
         const good = offsets.filter((o) => !v.rejected.has(o));
         const bad = offsets.filter((o) => v.rejected.has(o));
-        if (good.length > 0) this.#ack(member, good, 'accept', `${who} ACCEPTs`);
-        if (bad.length > 0) this.#ack(member, bad, 'reject', `${who} REJECTs errant`);
+        if (good.length > 0 && this.#ack(member, good, 'accept', `${who} ACCEPTs`))
+          this.accepted += good.length;
+        if (bad.length > 0 && this.#ack(member, bad, 'reject', `${who} REJECTs errant`))
+          for (const o of bad) if (v.byTask.has(o)) this.taskRejects.set(o, v.byTask.get(o)!);
       } else if (v.kind === 'release' || v.kind === 'reject') {
-        this.#ack(member, offsets, v.kind, `${who} ${v.kind.toUpperCase()}s (${v.why})`);
+        const done = this.#ack(member, offsets, v.kind, `${who} ${v.kind.toUpperCase()}s (${v.why})`);
+        if (done && v.kind === 'reject' && v.byTask !== undefined)
+          for (const o of offsets) this.taskRejects.set(o, v.byTask);
       }
     }
     if (!crashed) this.#now = Math.max(this.#now, ...steps.map((s) => t0 + s.delivery.latencyMs));
@@ -205,6 +228,7 @@ export class SinkRun {
       );
     const toPut = batch.filter((_, i) => !withheld.has(i));
     const rejected = new Set([...withheld].map((i) => acquired[i]!.offset));
+    const byTask = new Map<number, string>();
     if (toPut.length > 0) {
       let live: Live;
       try {
@@ -215,18 +239,21 @@ export class SinkRun {
       live.errant = new Map();
       live.batch = toPut;
       for (const r of toPut) this.putCounts.set(recordId(r), (this.putCounts.get(recordId(r)) ?? 0) + 1);
+      let call = 'put()';
       try {
-        await this.#call(live.task.put(toPut), 'put()');
-        await this.#call(live.task.preCommit(nextOffsets(batch)), 'preCommit()');
+        await this.#call(live.task.put(toPut), call);
+        call = 'preCommit()';
+        await this.#call(live.task.preCommit(nextOffsets(batch)), call);
         lines.push(`put(${toPut.map(recordId).join(', ')}) returned`);
       } catch (error) {
-        return this.#failure(error, 'put()', lines);
+        return this.#failure(error, call, lines);
       } finally {
         for (const [index, message] of live.errant) {
-          lines.push(
-            `task reported ${recordId(toPut.find((r) => r[BATCH_INDEX] === index)!)} errant: ${message}`,
-          );
+          const line = `task reported ${recordId(toPut.find((r) => r[BATCH_INDEX] === index)!)} errant: ${message}`;
+          lines.push(line);
+          this.#taskFailed(line);
           rejected.add(acquired[index]!.offset);
+          byTask.set(acquired[index]!.offset, `the task reported it errant: ${message}`);
         }
         live.errant = undefined;
         live.batch = [];
@@ -236,13 +263,14 @@ export class SinkRun {
     if (fault.kind === 'retriable')
       return { kind: 'release', why: 'put() returned, then an injected RetriableError: a lost reply' };
     if (fault.kind === 'ack-lost') return { kind: 'ack-lost' };
-    return { kind: 'accept', rejected };
+    return { kind: 'accept', rejected, byTask };
   }
 
   async #instance(slot: number, lines: string[]): Promise<Live> {
     const existing = this.#live.get(slot);
     if (existing !== undefined) return existing;
     const task = this.#factory();
+    checkTask(task);
     const live: Live = { task, errant: undefined, batch: [] };
     task.initialize(this.#context(live));
     try {
@@ -275,14 +303,28 @@ export class SinkRun {
     };
   }
 
+  /** Classifies a failed task call as the pool does (src/pool/task-host.ts): RELEASE or REJECT. */
   #failure(error: unknown, call: string, lines: string[]): Verdict {
-    if (error instanceof TaskHungError) throw error;
+    if (error instanceof TaskHungError) lines.push(error.message);
+    if (error instanceof TaskHungError || error instanceof KitUsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    const retriable = isRetriableError(error);
-    lines.push(`${call} threw ${retriable ? 'a RetriableError' : 'an error'}: ${message}`);
-    return retriable
-      ? { kind: 'release', why: `${call} threw RetriableError` }
-      : { kind: 'reject', why: `${call} threw` };
+    const name = error instanceof Error ? error.name : typeof error;
+    const transient = isRetriableError(error) ? undefined : transientCause(error);
+    const line = isRetriableError(error)
+      ? `${call} threw a RetriableError: ${message}`
+      : transient !== undefined
+        ? `${call} threw an error with code ${transient.code}, retried as the runtime retries network and disk failures: ${message}`
+        : `${call} threw ${name} (not retriable): ${message}`;
+    lines.push(line);
+    this.#taskFailed(line);
+    if (isRetriableError(error) || transient !== undefined)
+      return { kind: 'release', why: `${call} threw ${transient ? transient.code : 'RetriableError'}` };
+    return { kind: 'reject', why: `${call} threw`, byTask: `${call} threw ${name}: ${message}` };
+  }
+
+  #taskFailed(line: string): void {
+    this.taskFailures++;
+    this.lastTaskFailure = line;
   }
 
   async #drain(): Promise<void> {
@@ -323,14 +365,16 @@ export class SinkRun {
     }
   }
 
-  #ack(member: string, offsets: readonly number[], type: ModelAckType, what: string): void {
+  /** True when the broker took the acknowledgement. */
+  #ack(member: string, offsets: readonly number[], type: ModelAckType, what: string): boolean {
     const result = this.model.acknowledge(member, offsets, type, this.#now);
     const ids = offsets.map((o) => this.#id(o)).join(', ');
     if (result.error === null) {
       if (type !== 'renew') this.#log(`${what} ${ids}`);
-      return;
+      return true;
     }
     this.#log(`${what} ${ids}: refused, ${result.error} (lock expired or not held)`);
+    return false;
   }
 
   #member(): string {
