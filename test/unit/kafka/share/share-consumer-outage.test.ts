@@ -8,8 +8,8 @@ import type { ShareFetchResponse } from '../../../../src/kafka/protocol/messages
 import { ShareConsumer } from '../../../../src/kafka/share/share-consumer.js';
 import type { ShareTransport } from '../../../../src/kafka/share/transport.js';
 import { capturingLogger } from '../../cli/capturing-logger.js';
+import { assignedHeartbeat, onePartitionMetadata } from './one-partition-cluster.js';
 
-const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const ADDRESS = '127.0.0.1:9092';
 
 function refused(): KafkaConnectionError {
@@ -33,23 +33,10 @@ function broker() {
   const transport: ShareTransport = {
     metadata: async (names) => {
       if (state.down) throw refused();
-      return names.map((name) => ({
-        name,
-        topicId: TOPIC_ID,
-        errorCode: 0,
-        partitions: [{ partition: 0, leaderId: 1 }],
-      }));
+      return onePartitionMetadata(names);
     },
     groupCoordinator: async () => 1,
-    heartbeat: async () => ({
-      throttleTimeMs: 0,
-      errorCode: 0,
-      errorMessage: null,
-      memberId: null,
-      memberEpoch: 1,
-      heartbeatIntervalMs: 60_000,
-      assignment: { topicPartitions: [{ topicId: TOPIC_ID, partitions: [0] }] },
-    }),
+    heartbeat: async () => assignedHeartbeat(),
     shareFetch: async (_node, req) => {
       if (state.down) throw refused();
       await new Promise((r) => setTimeout(r, req.maxWaitMs));

@@ -17,8 +17,8 @@ import type {
 } from '../../../../src/kafka/protocol/messages/share-fetch.js';
 import type { DecodedBatch, ShareTransport } from '../../../../src/kafka/share/transport.js';
 import { decodedRecord } from './decoded-record.js';
+import { assignedHeartbeat, onePartitionMetadata, TOPIC_ID } from './one-partition-cluster.js';
 
-const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const NODE = 1;
 
 type Sent = { api: 'fetch'; req: ShareFetchRequest } | { api: 'ack'; req: ShareAcknowledgeRequest };
@@ -38,26 +38,13 @@ class FakeBroker implements ShareTransport {
   }
 
   async metadata(names: readonly string[]) {
-    return names.map((name) => ({
-      name,
-      topicId: TOPIC_ID,
-      errorCode: 0,
-      partitions: [{ partition: 0, leaderId: NODE }],
-    }));
+    return onePartitionMetadata(names, NODE);
   }
   async groupCoordinator() {
     return NODE;
   }
   async heartbeat() {
-    return {
-      throttleTimeMs: 0,
-      errorCode: 0,
-      errorMessage: null,
-      memberId: null,
-      memberEpoch: 1,
-      heartbeatIntervalMs: 60_000,
-      assignment: { topicPartitions: [{ topicId: TOPIC_ID, partitions: [0] }] },
-    };
+    return assignedHeartbeat();
   }
   async supportsRenew() {
     return true;

@@ -12,6 +12,7 @@ import type { ShareFetchResponse } from '../../../../src/kafka/protocol/messages
 import { ShareConsumer, type ShareRecord } from '../../../../src/kafka/share/share-consumer.js';
 import type { DecodedBatch, ShareTransport } from '../../../../src/kafka/share/transport.js';
 import { decodeWireBatch, encodeWireBatch } from '../../../../src/pool/wire-batch.js';
+import { assignedHeartbeat, onePartitionMetadata, TOPIC_ID } from './one-partition-cluster.js';
 
 // every RawRecord field is on a ShareRecord, and a ShareRecord has no field a RawRecord lacks
 const noMissing: [Exclude<keyof RawRecord, keyof ShareRecord>] extends [never] ? true : false = true;
@@ -32,7 +33,6 @@ const RAW_FIELDS = [
   'deliveryCount',
 ];
 
-const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const LOG_APPEND_TIME = 1_700_000_000_123;
 
 /** One partition, one LogAppendTime batch of offsets 7–9 acquired for the third time, then nothing. */
@@ -64,23 +64,9 @@ function transport(): ShareTransport {
   });
   let served = false;
   return {
-    metadata: async (names) =>
-      names.map((name) => ({
-        name,
-        topicId: TOPIC_ID,
-        errorCode: 0,
-        partitions: [{ partition: 0, leaderId: 1 }],
-      })),
+    metadata: async (names) => onePartitionMetadata(names),
     groupCoordinator: async () => 1,
-    heartbeat: async () => ({
-      throttleTimeMs: 0,
-      errorCode: 0,
-      errorMessage: null,
-      memberId: null,
-      memberEpoch: 1,
-      heartbeatIntervalMs: 60_000,
-      assignment: { topicPartitions: [{ topicId: TOPIC_ID, partitions: [0] }] },
-    }),
+    heartbeat: async () => assignedHeartbeat(),
     supportsRenew: async () => true,
     decodeRecords: async (b, topic, partition) => (b === bytes ? [batch(topic, partition)] : []),
     close: async () => {},
