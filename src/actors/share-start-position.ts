@@ -302,9 +302,16 @@ export async function chooseStartPosition(
         await retrying(() => cluster.alterGroupConfigs(groupId, { [START_CONFIG]: write }));
     }
   } catch (err) {
+    const byHand = `kafka-configs.sh --bootstrap-server … --alter --entity-type groups --entity-name ${groupId} --add-config ${START_CONFIG}=earliest`;
+    // setting the value in the connector file needs the same ACLs as this step: say which
+    const refused = err instanceof KafkaError && err.kafkaCode === KafkaErrorCode.GROUP_AUTHORIZATION_FAILED;
+    const principal = config.security?.admin?.principal ?? 'User:<name>';
+    const fix = refused
+      ? `grant ${principal} DESCRIBE_CONFIGS and ALTER_CONFIGS on the group (kafka-acls.sh --bootstrap-server … --add --allow-principal ${principal} --operation DescribeConfigs --operation AlterConfigs --group ${groupId}) and start again, or have an administrator run: ${byHand}`
+      : `set share.group.${START_CONFIG}=earliest in the connector, or run: ${byHand}`;
     logger.warn(
       { err, groupId },
-      `share group ${groupId}: could not check or set ${START_CONFIG} (${(err as Error).message}); a new share group starts at the broker default, latest, and skips the records already in the topic. To start at the earliest offset as Connect does, set share.group.${START_CONFIG}=earliest in the connector, or run: kafka-configs.sh --bootstrap-server … --alter --entity-type groups --entity-name ${groupId} --add-config ${START_CONFIG}=earliest`,
+      `share group ${groupId}: could not check or set ${START_CONFIG} (${(err as Error).message}); a new share group starts at the broker default, latest, and skips the records already in the topic. To start at the earliest offset as Connect does, ${fix}`,
     );
     return undefined;
   }

@@ -213,6 +213,7 @@ function restTls(get: (key: string) => unknown, problems: string[]): RestTls | u
     truststoreType: setting('ssl.truststore.type'),
     truststoreCertificates: secretSetting('ssl.truststore.certificates'),
     verifyHostname: false,
+    keystoreRole: 'server',
   });
   problems.push(...loaded.problems);
   const clientAuth = (text(get(`${HTTPS}ssl.client.auth`)) ?? 'none').toLowerCase() as ClientAuth;

@@ -78,3 +78,27 @@ export function authenticationFailure(err: unknown, broker: string): KafkaAuthen
   const reason = dueTo?.[1] ?? text.slice(text.lastIndexOf(': ') + 2).trim();
   return new KafkaAuthenticationError({ broker, identity, reason, unsupportedMechanism: false, cause: err });
 }
+
+/**
+ * The listener takes SASL and this client does not authenticate (security.protocol=SSL or PLAINTEXT):
+ * the broker answers ApiVersions, then closes the connection at the next request. Code
+ * `SHARESINK_KAFKA_SASL`: the fix is in the same settings as a refused password.
+ */
+export class SaslRequiredError extends SharesinkError {
+  readonly broker: string;
+  /** The mechanisms the listener enables, as it listed them. */
+  readonly mechanisms: readonly string[];
+
+  constructor(args: { broker: string; mechanisms: readonly string[]; protocol: string; cause?: unknown }) {
+    const sasl = args.protocol === 'SSL' ? 'SASL_SSL' : 'SASL_PLAINTEXT';
+    const which = args.mechanisms.length > 0 ? ` (it enables ${args.mechanisms.join(', ')})` : '';
+    super(
+      'SHARESINK_KAFKA_SASL',
+      `the listener at ${args.broker} requires SASL authentication${which}, and security.protocol=${args.protocol} does not authenticate: the broker closed the connection. ` +
+        `Set security.protocol=${sasl} with sasl.mechanism (one the listener enables) and sasl.jaas.config, or point bootstrap.servers at the listener meant for ${args.protocol}`,
+      { cause: args.cause },
+    );
+    this.broker = args.broker;
+    this.mechanisms = args.mechanisms;
+  }
+}

@@ -114,8 +114,13 @@ export class KafkaAuthorizationError extends SharesinkError {
     /** The principal the client authenticated as, e.g. `User:ANONYMOUS`, when known. */
     principal?: string;
     brokerMessage?: string | null;
+    /** What to grant, where it is not what reading needs (a dead-letter topic is written, and maybe created). */
+    needs?: { operations: string; acl: string };
+    /** Another way out, said after the grant. */
+    alternative?: string;
+    cause?: unknown;
   }) {
-    const need = NEEDS[args.resourceType];
+    const need = args.needs ?? NEEDS[args.resourceType];
     const who = args.principal ?? 'the principal sharesink connects as';
     const parts = [
       `not authorized: ${args.kafkaName} for ${args.resourceType} ${args.resourceName}` +
@@ -124,9 +129,10 @@ export class KafkaAuthorizationError extends SharesinkError {
     if (args.brokerMessage) parts.push(`broker says: ${args.brokerMessage}`);
     parts.push(
       `${who} needs ${need.operations} on ${args.resourceType} ${args.resourceName} (an ALLOW ACL, and no DENY ACL, which wins), e.g. ` +
-        `kafka-acls.sh --bootstrap-server … --add --allow-principal ${args.principal ?? 'User:<name>'} ${need.acl} ${args.resourceName}`,
+        `kafka-acls.sh --bootstrap-server … --add --allow-principal ${args.principal ?? 'User:<name>'} ${need.acl} ${args.resourceName}` +
+        (args.alternative !== undefined ? `; ${args.alternative}` : ''),
     );
-    super('SHARESINK_KAFKA_AUTHORIZATION', parts.join('; '));
+    super('SHARESINK_KAFKA_AUTHORIZATION', parts.join('; '), { cause: args.cause });
     this.kafkaCode = args.kafkaCode;
     this.kafkaName = args.kafkaName;
     this.resourceType = args.resourceType;

@@ -73,6 +73,19 @@ export interface KafkaErrorContext {
 
 const SHARE_APIS = new Set(['ShareGroupHeartbeat', 'ShareGroupDescribe', 'ShareFetch', 'ShareAcknowledge']);
 
+/** The ACL operation a group request needs, where it is not READ (Kafka's authorizer, per API). */
+const GROUP_OPERATION: Readonly<Record<string, string>> = {
+  DescribeConfigs: 'DESCRIBE_CONFIGS',
+  IncrementalAlterConfigs: 'ALTER_CONFIGS',
+  AlterConfigs: 'ALTER_CONFIGS',
+  ShareGroupDescribe: 'DESCRIBE',
+  DescribeGroups: 'DESCRIBE',
+  ConsumerGroupDescribe: 'DESCRIBE',
+  DescribeShareGroupOffsets: 'DESCRIBE',
+  OffsetDelete: 'DELETE',
+  DeleteShareGroupOffsets: 'DELETE',
+};
+
 /** Extra advice for codes where the bare name does not say what to do. */
 function advice(code: number, ctx: KafkaErrorContext): string | undefined {
   switch (code) {
@@ -82,7 +95,7 @@ function advice(code: number, ctx: KafkaErrorContext): string | undefined {
             'run `kafka-features.sh --bootstrap-server … upgrade --feature share.version=1` or use Kafka ≥ 4.2'
         : 'the broker does not support this request version';
     case KafkaErrorCode.GROUP_AUTHORIZATION_FAILED:
-      return 'the principal needs READ on the group';
+      return `the principal needs ${GROUP_OPERATION[ctx.api ?? ''] ?? 'READ'} on the group`;
     case KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED:
       return 'the principal needs READ (and DESCRIBE) on the topic';
     case KafkaErrorCode.INVALID_RECORD_STATE:

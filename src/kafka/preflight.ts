@@ -34,6 +34,13 @@ import { ShareGroupHeartbeat } from './protocol/messages/share-group-heartbeat.j
 import { UnknownTopicError } from './share/share-errors.js';
 import { tlsFailure } from './tls-errors.js';
 import { authenticationFailure } from './auth-errors.js';
+import {
+  explainClosedWithoutSasl,
+  explainConnectFailure,
+  offersClientCertificate,
+  protocolOf,
+  type ListenerProbeOptions,
+} from './security/listener-probe.js';
 
 /** Moved to failure-reason.ts; still exported here for the callers that know it from here. */
 export { socketError };
@@ -65,6 +72,8 @@ export interface PreflightOptions {
   readonly onWaiting?: (message: string) => void;
   /** Replaces {@link openBrokerConnection} (tests). */
   readonly openConnection?: (options: BrokerConnectionOptions) => Promise<BrokerConnection>;
+  /** Replaces the TLS probe of a listener that closed a plaintext connection (tests). */
+  readonly speaksTls?: ListenerProbeOptions['speaksTls'];
   /** Replaces the timers (tests). */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly now?: () => number;
@@ -80,8 +89,9 @@ const COORDINATOR_WAIT_MS = 10_000;
  * Checks that the cluster can serve `targets`; resolves when it can (or when what remains is for the
  * runtime's retries).
  * @throws KafkaUnreachableError, ShareGroupsUnavailableError, UnknownTopicError, KafkaAuthorizationError,
- *   KafkaTlsError (a certificate refused either way, or a listener that is not TLS), or
- *   KafkaAuthenticationError (`SHARESINK_KAFKA_SASL`: the user, the password or the mechanism refused).
+ *   KafkaTlsError (a certificate refused either way, a listener that is not TLS, or a TLS listener and a
+ *   client that is not), KafkaAuthenticationError (`SHARESINK_KAFKA_SASL`: the user, the password or the
+ *   mechanism refused), or SaslRequiredError (`SHARESINK_KAFKA_SASL`: a SASL listener, a client without SASL).
  */
 export async function checkKafkaCluster(options: PreflightOptions): Promise<void> {
   const ctx = context(options);
@@ -92,6 +102,9 @@ export async function checkKafkaCluster(options: PreflightOptions): Promise<void
     await checkTopics(ctx, conn);
     const coordinators = await findCoordinators(ctx, conn);
     await checkShareGroups(ctx, conn, coordinators, opened);
+  } catch (err) {
+    // a SASL listener answers ApiVersions, then closes the connection of a client that did not authenticate
+    throw (await explainClosedWithoutSasl(err, probeOptions(ctx, conn.host, conn.port))) ?? err;
   } finally {
     await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
   }
@@ -113,6 +126,62 @@ function context(o: PreflightOptions): Context {
     sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now: o.now ?? Date.now,
   };
+}
+
+function probeOptions(ctx: Context, host: string, port: number): ListenerProbeOptions {
+  return {
+    host,
+    port,
+    ssl: ctx.o.ssl,
+    sasl: ctx.o.sasl,
+    open: ctx.open,
+    clientId: ctx.o.clientId,
+    logger: ctx.log,
+    speaksTls: ctx.o.speaksTls,
+  };
+}
+
+/**
+ * What no retry cures, said as what it is: a certificate refused either way, a refused SASL
+ * authentication, or a listener that does not speak this client's protocol. Undefined otherwise.
+ */
+async function fatalConnectFailure(
+  ctx: Context,
+  err: unknown,
+  host: string,
+  port: number,
+): Promise<Error | undefined> {
+  const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  const facts = {
+    clientCertificate: offersClientCertificate(ctx.o.ssl),
+    protocol: protocolOf(ctx.o.ssl, ctx.o.sasl),
+  };
+  return (
+    tlsFailure(err, address, facts) ??
+    authenticationFailure(err, address) ??
+    (await explainConnectFailure(err, probeOptions(ctx, host, port)))
+  );
+}
+
+/** Opens a connection to a broker the cluster named (a coordinator), with the check's TLS and SASL. */
+async function openNamed(
+  ctx: Context,
+  node: { nodeId: number; host: string; port: number },
+): Promise<BrokerConnection> {
+  try {
+    return await ctx.open({
+      host: node.host,
+      port: node.port,
+      nodeId: node.nodeId,
+      clientId: ctx.o.clientId ?? 'sharesink',
+      ssl: ctx.o.ssl,
+      sasl: ctx.o.sasl,
+      logger: ctx.log.child({ broker: `${node.host}:${node.port}` }, { level: 'silent' }),
+      connectionTimeoutMs: CONNECT_TIMEOUT_MS,
+    });
+  } catch (err) {
+    throw (await fatalConnectFailure(ctx, err, node.host, node.port)) ?? err;
+  }
 }
 
 function parseAddress(address: string): { host: string; port: number } {
@@ -146,12 +215,11 @@ async function reach(ctx: Context): Promise<BrokerConnection> {
           ctx.log.info({ brokers: o.brokers, attempt }, `reached the Kafka cluster at ${address}`);
         return conn;
       } catch (err) {
-        // a certificate is not cured by waiting either, and is no unreachable broker: say it is TLS
-        const tls = tlsFailure(err, address.trim());
-        if (tls !== undefined) throw tls;
-        const refused = authenticationFailure(err, address.trim());
-        if (refused !== undefined) throw refused;
-        // SASL and anything else the broker answered are not cured by waiting
+        // a certificate, a refused SASL authentication or a listener of another protocol is not cured
+        // by waiting either, and is no unreachable broker: say what it is
+        const fatal = await fatalConnectFailure(ctx, err, host, port);
+        if (fatal !== undefined) throw fatal;
+        // anything else the broker answered is not cured by waiting
         if (!(err instanceof KafkaConnectionError) || err.code !== 'SHARESINK_KAFKA_CONNECTION') throw err;
         failures.set(address.trim(), socketError(err, address.trim()));
       }
@@ -302,13 +370,8 @@ async function checkShareGroups(
   for (const [address, { node, groups }] of byNode) {
     let conn = bootstrap;
     if (address !== bootstrap.address) {
-      conn = await ctx.open({
-        host: node.host,
-        port: node.port,
-        nodeId: node.nodeId,
-        clientId: ctx.o.clientId ?? 'sharesink',
-        logger: ctx.log.child({ broker: address }, { level: 'silent' }),
-      });
+      // the coordinator is another broker (or the same one by another name): same TLS and SASL
+      conn = await openNamed(ctx, node);
       opened.push(conn);
     }
     const res = await conn.call(ShareGroupDescribe, { groupIds: groups, includeAuthorizedOperations: false });

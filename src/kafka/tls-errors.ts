@@ -15,7 +15,9 @@ export type TlsFailureReason =
   /** The broker refused the client's certificate, or asked for one and got none (mTLS). */
   | 'client-certificate-refused'
   /** The listener does not speak TLS (a plaintext port, or a proxy). */
-  | 'not-tls';
+  | 'not-tls'
+  /** The listener speaks TLS and the client does not (PLAINTEXT or SASL_PLAINTEXT against an SSL port). */
+  | 'tls-listener';
 
 /** Node / OpenSSL codes of each reason (the `code` of the socket error, which kafkajs passes on). */
 const CODES: ReadonlyArray<readonly [TlsFailureReason, RegExp]> = [
@@ -45,15 +47,30 @@ const TEXTS: ReadonlyArray<readonly [TlsFailureReason, RegExp]> = [
   ['not-tls', /wrong version number|packet length too long|http request/i],
 ];
 
-const ADVICE: Readonly<Record<TlsFailureReason, (broker: string) => string>> = {
+/** What the client brought: whether it offers a certificate (mTLS), its security.protocol. */
+export interface TlsClientFacts {
+  /** True when ssl.keystore.* (or the inline PEM) gives a client certificate. */
+  readonly clientCertificate?: boolean | undefined;
+  /** `PLAINTEXT`, `SASL_PLAINTEXT`, …, for the advice. */
+  readonly protocol?: string | undefined;
+}
+
+const KEYSTORE_KEYS =
+  'ssl.keystore.location (PKCS12 or PEM, with ssl.keystore.password / ssl.key.password) or ssl.keystore.certificate.chain with ssl.keystore.key';
+
+const ADVICE: Readonly<Record<TlsFailureReason, (broker: string, facts: TlsClientFacts) => string>> = {
   'broker-certificate-untrusted': () =>
     "the client does not trust the broker's certificate. Trust the CA that signed it: ssl.truststore.location (PEM or PKCS12, with ssl.truststore.password) or ssl.truststore.certificates; without them only Node's default CAs are trusted",
   'hostname-mismatch': (broker) =>
     `the broker's certificate does not name ${broker.replace(/:\d+$/, '')}. Connect to a name the certificate lists (bootstrap.servers, and the broker's advertised.listeners), or set ssl.endpoint.identification.algorithm= (empty) to skip the name check`,
-  'client-certificate-refused': () =>
-    "the broker refused this client's certificate, or wanted one and got none (mTLS). Give a certificate signed by a CA the broker trusts: ssl.keystore.location (PKCS12 or PEM, with ssl.keystore.password / ssl.key.password) or ssl.keystore.certificate.chain with ssl.keystore.key",
+  'client-certificate-refused': (_broker, facts) =>
+    facts.clientCertificate === false
+      ? `the broker wants a client certificate (mTLS) and this client has none. Give one signed by a CA the broker trusts: ${KEYSTORE_KEYS}; or, if this is not the listener meant for this client, check the port in bootstrap.servers`
+      : `the broker refused this client's certificate, or wanted one and got none (mTLS). Give a certificate signed by a CA the broker trusts: ${KEYSTORE_KEYS}`,
   'not-tls': () =>
     'the listener does not speak TLS. Check the port in bootstrap.servers and security.protocol: SSL and SASL_SSL are for TLS listeners, PLAINTEXT and SASL_PLAINTEXT for the others',
+  'tls-listener': (_broker, facts) =>
+    `Set security.protocol=${facts.protocol === 'SASL_PLAINTEXT' ? 'SASL_SSL' : 'SSL (or SASL_SSL, if the listener also wants SASL)'} and trust the broker's CA (ssl.truststore.location, PEM or PKCS12), or point bootstrap.servers at the listener meant for ${facts.protocol ?? 'this client'}`,
 };
 
 /** A TLS handshake with a broker failed for a reason no retry fixes. */
@@ -63,10 +80,19 @@ export class KafkaTlsError extends SharesinkError {
   /** What TLS said, e.g. `self-signed certificate in certificate chain`. */
   readonly detail: string;
 
-  constructor(args: { broker: string; reason: TlsFailureReason; detail: string; cause?: unknown }) {
+  constructor(args: {
+    broker: string;
+    reason: TlsFailureReason;
+    detail: string;
+    cause?: unknown;
+    facts?: TlsClientFacts | undefined;
+  }) {
+    const advice = ADVICE[args.reason](args.broker, args.facts ?? {});
     super(
       'SHARESINK_KAFKA_TLS',
-      `TLS handshake with ${args.broker} failed (${args.detail}): ${ADVICE[args.reason](args.broker)}`,
+      args.reason === 'tls-listener'
+        ? `the listener at ${args.broker} speaks TLS and this client does not (security.protocol=${args.facts?.protocol ?? 'PLAINTEXT'}): ${args.detail}. ${advice}`
+        : `TLS handshake with ${args.broker} failed (${args.detail}): ${advice}`,
       { cause: args.cause },
     );
     this.broker = args.broker;
@@ -95,14 +121,17 @@ function shortDetail(message: string): string {
     .trim();
 }
 
-/** The TLS failure behind a connection error, or undefined when it was something else. */
-export function tlsFailure(err: unknown, broker: string): KafkaTlsError | undefined {
+/**
+ * The TLS failure behind a connection error, or undefined when it was something else. `facts` (what the
+ * client brought) make the advice precise: no certificate at all is said so.
+ */
+export function tlsFailure(err: unknown, broker: string, facts?: TlsClientFacts): KafkaTlsError | undefined {
   const links = chain(err);
   for (const { code, message } of links) {
     const byCode = code === undefined ? undefined : CODES.find(([, re]) => re.test(code))?.[0];
     const reason = byCode ?? TEXTS.find(([, re]) => re.test(message))?.[0];
     if (reason !== undefined)
-      return new KafkaTlsError({ broker, reason, detail: shortDetail(message), cause: err });
+      return new KafkaTlsError({ broker, reason, detail: shortDetail(message), cause: err, facts });
   }
   return undefined;
 }

@@ -134,6 +134,8 @@ describe('decideStartPosition', () => {
 function fakeCluster(answers: {
   describe: { errorCode: number; errorMessage?: string; groupState?: string; members?: number };
   config?: { value: string; configSource: number };
+  /** DescribeConfigs answers this error code for the group. */
+  configError?: number;
   alterFails?: KafkaError;
 }) {
   const writes: Array<Record<string, string | null>> = [];
@@ -160,7 +162,7 @@ function fakeCluster(answers: {
           throttleTimeMs: 0,
           results: [
             {
-              errorCode: 0,
+              errorCode: answers.configError ?? 0,
               errorMessage: null,
               configs: c === undefined ? [] : [{ name: 'share.auto.offset.reset', ...c }],
             },
@@ -322,6 +324,41 @@ describe('chooseStartPosition', () => {
     expect(lines[0]!.level).toBe(40);
     expect(lines[0]!.msg).toContain('GROUP_AUTHORIZATION_FAILED');
     expect(lines[0]!.msg).toContain('skips the records already in the topic');
-    expect(lines[0]!.msg).toContain('share.group.share.auto.offset.reset=earliest');
+    // the operation the broker wanted, not READ (which the group already has: the tasks may join it)
+    expect(lines[0]!.msg).toContain('the principal needs ALTER_CONFIGS on the group');
+    // the connector-file setting would be refused the same way: the grant, or an administrator's command
+    expect(lines[0]!.msg).not.toContain('in the connector');
+    expect(lines[0]!.msg).toContain(
+      'grant User:ANONYMOUS DESCRIBE_CONFIGS and ALTER_CONFIGS on the group (kafka-acls.sh --bootstrap-server … --add --allow-principal User:ANONYMOUS --operation DescribeConfigs --operation AlterConfigs --group connect-foo) and start again, or have an administrator run: kafka-configs.sh',
+    );
+  });
+
+  it('a refused read of the group config names DESCRIBE_CONFIGS', async () => {
+    const { logger, lines } = capture();
+    await chooseStartPosition(
+      fakeCluster({
+        describe: { errorCode: GROUP_ID_NOT_FOUND },
+        configError: 30,
+      }).cluster,
+      shareConnector(),
+      logger,
+    );
+    expect(lines[0]!.msg).toContain(
+      'DescribeConfigs failed with GROUP_AUTHORIZATION_FAILED (30) for group connect-foo; the principal needs DESCRIBE_CONFIGS on the group',
+    );
+  });
+
+  it('a failure that is no refusal still suggests the connector setting', async () => {
+    const { logger, lines } = capture();
+    await chooseStartPosition(
+      fakeCluster({
+        describe: { errorCode: GROUP_ID_NOT_FOUND },
+        config: { value: 'latest', configSource: DEFAULT_CONFIG },
+        alterFails: new KafkaError(40, { api: 'IncrementalAlterConfigs', subject: 'group connect-foo' }),
+      }).cluster,
+      shareConnector(),
+      logger,
+    );
+    expect(lines[0]!.msg).toContain('set share.group.share.auto.offset.reset=earliest in the connector');
   });
 });

@@ -11,6 +11,8 @@ import type { KafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { RawRecord } from '../../connect/raw-record.js';
 import type { DeadLetterReason } from './reasons.js';
 import type { ClassicErrorsOptions } from './tolerance.js';
+import { KafkaAuthorizationError } from '../../kafka/cluster-errors.js';
+import { KafkaError, KafkaErrorCode } from '../../kafka/errors.js';
 
 export const DLQ_HEADERS = {
   topic: '__connect.errors.topic',
@@ -27,6 +29,8 @@ export const DLQ_HEADERS = {
 
 export interface DeadLetterQueueOptions {
   readonly topic: string;
+  /** Who the dead-letter clients authenticate as (`User:alice`), when known: for messages. */
+  readonly principal?: string | undefined;
   readonly contextHeaders: boolean;
   readonly connector: string;
   readonly taskId: number;
@@ -69,10 +73,14 @@ export class ClassicDeadLetterQueue {
       if (!existing.includes(this.o.topic)) {
         const replicationFactor =
           this.o.replicationFactor ?? Math.min(3, (await admin.describeCluster()).brokers.length);
-        const created = await admin.createTopics({
-          waitForLeaders: true,
-          topics: [{ topic: this.o.topic, numPartitions: 1, replicationFactor }],
-        });
+        const created = await admin
+          .createTopics({
+            waitForLeaders: true,
+            topics: [{ topic: this.o.topic, numPartitions: 1, replicationFactor }],
+          })
+          .catch((err: unknown) => {
+            throw topicCreationFailure(err, this.o) ?? err;
+          });
         if (created)
           this.o.logger.info({ topic: this.o.topic, replicationFactor }, 'created dead letter topic');
       }
@@ -94,7 +102,11 @@ export class ClassicDeadLetterQueue {
       if (r !== undefined) messages.push(this.message(r, reasonOf(i)));
     }
     if (messages.length === 0) return 0;
-    await this.producer.send({ topic: this.o.topic, acks: -1, messages });
+    try {
+      await this.producer.send({ topic: this.o.topic, acks: -1, messages });
+    } catch (err) {
+      throw writeRefusal(err, this.o) ?? err;
+    }
     return messages.length;
   }
 
@@ -149,15 +161,18 @@ export function deadLetterQueueFor(
   const errors = task.errors ?? {};
   const topic = errors.deadLetterQueueTopic;
   if (topic === undefined || topic === '' || errors.tolerance !== 'all') return undefined;
-  const options = {
+  const own = errors.deadLetterQueueSecurity;
+  // the creating client's SASL user, for the grant a refusal names (a certificate's subject is not known here)
+  const user = (own?.admin.sasl as { username?: unknown } | undefined)?.username;
+  const options: DeadLetterQueueOptions = {
     topic,
     contextHeaders: errors.deadLetterQueueContextHeaders ?? false,
     connector: task.connector,
     taskId: task.taskId,
     replicationFactor: errors.deadLetterQueueReplicationFactor,
     logger,
+    principal: typeof user === 'string' && user !== '' ? `User:${user}` : undefined,
   };
-  const own = errors.deadLetterQueueSecurity;
   if (own === undefined || task.brokers === undefined) return new ClassicDeadLetterQueue(kafka, options);
   // Connect's dead-letter producer is a producer: producer.override.* and admin.override.* apply, not the consumer's
   const client = (security: KafkajsSecurityOptions, suffix: string): Kafka =>
@@ -168,6 +183,58 @@ export function deadLetterQueueFor(
       logger,
     });
   return new ClassicDeadLetterQueue(client(own.producer, 'dlq'), options, client(own.admin, 'dlq-admin'));
+}
+
+/**
+ * kafkajs's `Topic creation errors` (an aggregate whose message names neither the topic nor the cause)
+ * as what the broker said: a refusal is the grant to add, anything else its Kafka error and the topic.
+ */
+export function topicCreationFailure(
+  err: unknown,
+  o: Pick<DeadLetterQueueOptions, 'topic' | 'connector' | 'principal'>,
+): Error | undefined {
+  const errors = (err as { errors?: unknown }).errors;
+  if (!(err instanceof Error) || !Array.isArray(errors)) return undefined;
+  const first = errors.find((e: { topic?: unknown }) => e?.topic === o.topic) ?? errors[0];
+  const type = (first as { type?: unknown })?.type;
+  const code = (first as { code?: unknown })?.code;
+  if (typeof type !== 'string' || typeof code !== 'number') return undefined;
+  if (type === 'TOPIC_AUTHORIZATION_FAILED' || type === 'CLUSTER_AUTHORIZATION_FAILED')
+    return new KafkaAuthorizationError({
+      kafkaCode: code,
+      kafkaName: type,
+      resourceType: 'topic',
+      resourceName: o.topic,
+      usedBy: `the dead-letter topic of connector ${o.connector}: it does not exist and may not be created, or this principal may not see it`,
+      principal: o.principal,
+      needs: { operations: 'WRITE and CREATE', acl: '--operation Write --operation Create --topic' },
+      alternative: `or create the topic beforehand (kafka-topics.sh --bootstrap-server … --create --topic ${o.topic} --partitions 1) and grant WRITE alone`,
+      cause: err,
+    });
+  return new KafkaError(code, {
+    api: 'CreateTopics',
+    subject: `dead-letter topic ${o.topic} of connector ${o.connector}`,
+    brokerMessage: (first as { message?: string }).message ?? null,
+  });
+}
+
+/** kafkajs's `Not authorized to access topics: [Topic authorization failed]` as the grant to add. */
+export function writeRefusal(
+  err: unknown,
+  o: Pick<DeadLetterQueueOptions, 'topic' | 'connector' | 'principal'>,
+): Error | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type !== 'TOPIC_AUTHORIZATION_FAILED') return undefined;
+  return new KafkaAuthorizationError({
+    kafkaCode: KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED,
+    kafkaName: type,
+    resourceType: 'topic',
+    resourceName: o.topic,
+    usedBy: `the dead-letter topic of connector ${o.connector}`,
+    principal: o.principal,
+    needs: { operations: 'WRITE', acl: '--operation Write --topic' },
+    cause: err,
+  });
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -14,6 +14,7 @@ export const ApiKey = {
   Heartbeat: 12,
   LeaveGroup: 13,
   SyncGroup: 14,
+  SaslHandshake: 17,
   ApiVersions: 18,
   CreateTopics: 19,
   DescribeConfigs: 32,

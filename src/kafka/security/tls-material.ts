@@ -35,18 +35,59 @@ export interface TlsInput {
   readonly keystoreKey?: SecretSetting | undefined;
   readonly keyPassword?: SecretSetting | undefined;
   readonly verifyHostname: boolean;
+  /** Whose certificate the keystore holds, for messages: a Kafka client's (default) or a server's (REST). */
+  readonly keystoreRole?: 'client' | 'server' | undefined;
 }
 
 export const STORE_TYPES = ['PEM', 'PKCS12', 'JKS'] as const;
 
-type Format = 'PEM' | 'PKCS12' | 'JKS' | 'JCEKS' | 'unknown';
+type Format = 'PEM' | 'PKCS12' | 'DER' | 'JKS' | 'JCEKS' | 'empty' | 'unknown';
+
+function isDerCertificate(bytes: Buffer): boolean {
+  try {
+    new X509Certificate(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function formatOf(bytes: Buffer): Format {
+  if (bytes.toString('latin1').trim() === '') return 'empty';
   if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0xfeedfeed) return 'JKS';
   if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0xcececece) return 'JCEKS';
   if (bytes.toString('latin1', 0, Math.min(bytes.length, 4096)).includes('-----BEGIN ')) return 'PEM';
-  if (bytes[0] === 0x30) return 'PKCS12';
+  // a .crt / .cer certificate in binary (DER) form starts like a PKCS12 file: both are ASN.1 sequences
+  if (bytes[0] === 0x30) return isDerCertificate(bytes) ? 'DER' : 'PKCS12';
   return 'unknown';
+}
+
+/** The problem of a file that is no store sharesink reads, or undefined for PEM and PKCS12. */
+function unreadableFormat(format: Format, location: Setting): string | undefined {
+  switch (format) {
+    case 'JKS':
+    case 'JCEKS':
+      return keytoolLine(location.key, location.value);
+    case 'empty':
+      return `${location.key}: ${location.value} is empty; accepted: a PKCS12 or PEM file`;
+    case 'DER':
+      return `${location.key}: ${location.value} is a certificate in binary (DER) form, which sharesink does not read; accepted: PKCS12 or PEM. Convert it with: openssl x509 -inform DER -in ${location.value} -out ${pemName(location.value)}, then set ${location.key}=${pemName(location.value)}`;
+    case 'unknown':
+      return `${location.key}: ${location.value} is neither PEM nor PKCS12; accepted: PKCS12 or PEM`;
+    default:
+      return undefined;
+  }
+}
+
+function pemName(location: string): string {
+  return location.replace(/\.(der|cer|crt)$/i, '') + '.pem';
+}
+
+/** `does not open …`: the password is wrong, or it is not set and the file needs one. */
+function passwordProblem(key: string, password: SecretSetting | undefined, what: string): string {
+  return password === undefined
+    ? `${key}: is not set, and ${what} needs a password; accepted: the password it was written with`
+    : `${key}: does not open ${what} (wrong password)`;
 }
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
@@ -127,7 +168,7 @@ function pkcs12Certificates(bytes: Buffer, input: TlsInput, problems: Problems):
     const wrongPassword = /MAC could not be verified|Invalid password/i.test((err as Error).message);
     return problems.add(
       wrongPassword
-        ? `${passwordKey}: does not open the PKCS12 truststore ${location.value} (wrong or missing password)`
+        ? passwordProblem(passwordKey, input.truststorePassword, `the PKCS12 truststore ${location.value}`)
         : `${location.key}: ${location.value} is not a PKCS12 file sharesink can read (${(err as Error).message}); accepted: PKCS12 or PEM`,
     );
   }
@@ -145,12 +186,9 @@ function trustedCertificates(input: TlsInput, problems: Problems): string[] | un
   const bytes = readStore(location, problems);
   if (bytes === undefined) return undefined;
   const format = formatOf(bytes);
-  if (format === 'JKS' || format === 'JCEKS') return problems.add(keytoolLine(location.key, location.value));
   if (format === 'PEM') return certificatesOf(bytes.toString('utf8'), location.key, location.value, problems);
   if (format === 'PKCS12') return pkcs12Certificates(bytes, input, problems);
-  return problems.add(
-    `${location.key}: ${location.value} is neither PEM nor PKCS12; accepted: PKCS12 or PEM`,
-  );
+  return problems.add(unreadableFormat(format, location)!);
 }
 
 const KEY_LABELS = new Set(['PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);
@@ -179,14 +217,30 @@ function pemIdentity(
   const certs = certificatesOf(chainText, chainKey, 'the certificate chain', problems);
   if (certs === undefined) return undefined;
   const keyPem = keys[0]!.pem;
+  const passphrase = input.keyPassword?.value.value();
   try {
-    createPrivateKey({ key: keyPem, passphrase: input.keyPassword?.value.value() });
+    createPrivateKey({ key: keyPem, passphrase });
   } catch (err) {
     const encrypted = keys[0]!.label === 'ENCRYPTED PRIVATE KEY' || keyPem.includes('ENCRYPTED');
+    const passwordKey =
+      input.keyPassword?.key ?? keyKey.replace(/ssl\.keystore\.(key|location)$/, 'ssl.key.password');
     return problems.add(
       encrypted
-        ? `${input.keyPassword?.key ?? keyKey.replace(/ssl\.keystore\.(key|location)$/, 'ssl.key.password')}: does not decrypt the private key in ${keyKey} (wrong or missing password)`
+        ? input.keyPassword === undefined
+          ? `${passwordKey}: is not set, and the private key in ${keyKey} is encrypted; accepted: the key's passphrase`
+          : `${passwordKey}: does not decrypt the private key in ${keyKey} (wrong password)`
         : `${keyKey}: the private key cannot be read (${(err as Error).message})`,
+    );
+  }
+  try {
+    // the key must be the first certificate's: TLS would refuse the pair only at the first connection
+    createSecureContext({ cert: certs.join(''), key: keyPem, passphrase });
+  } catch (err) {
+    const message = (err as Error).message;
+    return problems.add(
+      /key values mismatch/i.test(message)
+        ? `${chainKey}: the first certificate does not belong to the private key${chainKey === keyKey ? '' : ` in ${keyKey}`}; accepted: the ${input.keystoreRole ?? 'client'}'s own certificate first (the one issued for this key), then its issuers`
+        : `${chainKey}: the private key and certificate chain cannot be used together (${message})`,
     );
   }
   return { cert: certs.join(''), key: new HiddenValue(keyPem) };
@@ -208,25 +262,26 @@ function clientIdentity(input: TlsInput, problems: Problems): ClientIdentity | u
   const bytes = readStore(location, problems);
   if (bytes === undefined) return undefined;
   const format = formatOf(bytes);
-  if (format === 'JKS' || format === 'JCEKS') return problems.add(keytoolLine(location.key, location.value));
   if (format === 'PEM') {
     const text = bytes.toString('utf8');
     return pemIdentity(text, text, location.key, location.key, input, problems);
   }
-  if (format !== 'PKCS12')
-    return problems.add(
-      `${location.key}: ${location.value} is neither PEM nor PKCS12; accepted: PKCS12 or PEM`,
-    );
+  if (format !== 'PKCS12') return problems.add(unreadableFormat(format, location)!);
   const passphrase = input.keystorePassword?.value;
   try {
     // opening it here tells a wrong password at validation rather than at the first connection
     createSecureContext({ pfx: bytes, passphrase: passphrase?.value() ?? '' });
   } catch (err) {
     const message = (err as Error).message;
+    const role = input.keystoreRole ?? 'client';
     return problems.add(
       /mac verify|password/i.test(message)
-        ? `${input.keystorePassword?.key ?? location.key.replace(/location$/, 'password')}: does not open the PKCS12 keystore ${location.value} (wrong or missing password)`
-        : `${location.key}: ${location.value} cannot be used as a client certificate (${message}); accepted: a PKCS12 file with one private key and its certificate`,
+        ? passwordProblem(
+            input.keystorePassword?.key ?? location.key.replace(/location$/, 'password'),
+            input.keystorePassword,
+            `the PKCS12 keystore ${location.value}`,
+          )
+        : `${location.key}: ${location.value} cannot be used as the ${role}'s certificate (${message}); accepted: a PKCS12 file with one private key and its certificate${/private key/i.test(message) ? ' (this one holds no private key: a truststore?)' : ''}`,
     );
   }
   return { pfx: bytes, pfxPassphrase: passphrase ?? new HiddenValue('') };

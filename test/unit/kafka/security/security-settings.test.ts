@@ -254,7 +254,7 @@ describe('refused at validation, with the key and what is accepted', () => {
         'ssl.truststore.password': 'nope-WRONG',
       }),
     ).toEqual([
-      `ssl.truststore.password: does not open the PKCS12 truststore ${pki.truststoreP12} (wrong or missing password)`,
+      `ssl.truststore.password: does not open the PKCS12 truststore ${pki.truststoreP12} (wrong password)`,
     ]);
     expect(
       problems({
@@ -263,7 +263,7 @@ describe('refused at validation, with the key and what is accepted', () => {
         'ssl.keystore.password': 'nope-WRONG',
       }),
     ).toEqual([
-      `ssl.keystore.password: does not open the PKCS12 keystore ${pki.keystoreP12} (wrong or missing password)`,
+      `ssl.keystore.password: does not open the PKCS12 keystore ${pki.keystoreP12} (wrong password)`,
     ]);
     expect(problems({ 'security.protocol': 'SSL', 'ssl.truststore.location': '/no/such/ca.pem' })).toEqual([
       'ssl.truststore.location: cannot read /no/such/ca.pem (ENOENT); accepted: a readable file',
@@ -293,9 +293,7 @@ describe('refused at validation, with the key and what is accepted', () => {
         'ssl.keystore.key': pki.clientEncryptedKeyPem,
         'ssl.key.password': 'nope-WRONG',
       }),
-    ).toEqual([
-      'ssl.key.password: does not decrypt the private key in ssl.keystore.key (wrong or missing password)',
-    ]);
+    ).toEqual(['ssl.key.password: does not decrypt the private key in ssl.keystore.key (wrong password)']);
   });
 
   it('never prints a secret in a problem', () => {
