@@ -1,5 +1,7 @@
 // HttpSink against a real HTTP server (node:http, started by the test): what arrives, and what a
 // put does for each kind of answer. The Worker runs in sink-http-worker.test.ts.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { convertersFromProps, resolveConnectorModule, type RawRecord } from '../../src/connect/index.js';
@@ -290,6 +292,27 @@ describe('HttpSink against a real HTTP server', () => {
     const timedOut = await slow.task.put(records(1)).catch((e: unknown) => e);
     expect(isRetriableError(timedOut)).toBe(true);
     expect((timedOut as Error).message).toContain('no complete response within 200 ms (request.timeout.ms)');
+  });
+
+  it('request.timeout.ms still ends a request the endpoint never answers after a garbage collection', async () => {
+    // AbortSignal.timeout() inside AbortSignal.any() is held by nothing: a GC cancelled the timeout
+    // and the put waited for good, its records locked and renewed, with no line in the log
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const s = await server();
+    s.respond(() => ({ status: 200, delayMs: 60_000 }));
+    const { task } = start({ 'http.url': `${s.url}/hang`, 'request.timeout.ms': '300' });
+    const put = task.put(records(1)).catch((e: unknown) => e);
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+    }
+    const outcome = await Promise.race([
+      put,
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+    ]);
+    expect(isRetriableError(outcome)).toBe(true);
+    expect((outcome as Error).message).toContain('no complete response within 300 ms (request.timeout.ms)');
   });
 
   it('redirects are not followed: a 302 is a refusal, not a success', async () => {

@@ -1,6 +1,7 @@
 // PostgresSink against the real PostgreSQL server (SHARESINK_TEST_PG_URL, default
 // postgres://postgres@127.0.0.1:5432/test). No server, no green run: beforeAll connects and fails.
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
@@ -17,6 +18,7 @@ import { PostgresSinkConnector, PostgresSinkTask } from '../../src/sinks/postgre
 import { toRow } from '../../src/sinks/postgres/rows.js';
 import { createTableSql } from '../../src/sinks/postgres/sql.js';
 import { testTaskContext, type ErrantReport } from '../../src/testing/task-context.js';
+import { startProxy } from '../faults/harness/tcp-proxy.js';
 
 const PG_URL = process.env.SHARESINK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -440,6 +442,96 @@ describe('PostgresSink against PostgreSQL', () => {
     const again: unknown = await down.task.put([rec({ id: 2 })]).catch((e: unknown) => e);
     expect(isRetriableError(again)).toBe(true);
     await down.task.stop();
+  });
+
+  it('a connection cut while a put holds it is a RetriableError, not an uncaught error event', async () => {
+    // pg-pool hears a client's 'error' only while it is idle: unheard while the put holds the client,
+    // the event killed the pool thread (SHARESINK_WORKER_CRASHED), rejecting the batch
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const target = new URL(PG_URL);
+    const proxy = await startProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(PG_URL);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const { task } = await start({ 'connection.url': viaProxy.toString(), table });
+    const locker = new pg.Client({ connectionString: PG_URL });
+    await locker.connect();
+    try {
+      await task.put([rec({ id: 0 })]);
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+      const put = task.put([rec({ id: 1 }), rec({ id: 2 })]).catch((e: unknown) => e);
+      await waitForLockWait(table);
+      await proxy.down();
+      const error = await put;
+      expect(isRetriableError(error)).toBe(true);
+      expect(error).toMatchObject({ message: expect.stringMatching(/ECONNRESET|Connection terminated/) });
+      await locker.query('ROLLBACK');
+      await proxy.up();
+      await task.put([rec({ id: 1 }), rec({ id: 2 })]);
+      // the cut statement may still have run once the lock was gone: a duplicate, as at-least-once allows
+      expect(await rows(`SELECT DISTINCT id FROM "${table}" ORDER BY id`)).toEqual([
+        { id: 0 },
+        { id: 1 },
+        { id: 2 },
+      ]);
+    } finally {
+      await locker.end();
+      await task.stop();
+      await proxy.close();
+    }
+  });
+
+  it('an aborted put ends at once even when the server answers no new connection, so its cancel cannot get through', async () => {
+    // the cancel needs a connection of its own; waiting connection.timeout.ms for it outlasted the
+    // runtime's pool.abort.grace.ms (1 s), which then terminated the thread and every put on it
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const target = new URL(PG_URL);
+    let stalled = false;
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((client) => {
+      sockets.add(client);
+      client.on('error', () => undefined).on('close', () => sockets.delete(client));
+      if (stalled) return; // accepted and never answered, like a server that stopped responding
+      const upstream = net.connect({ host: target.hostname, port: Number(target.port || 5432) });
+      sockets.add(upstream);
+      upstream.on('error', () => undefined).on('close', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(PG_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String((server.address() as net.AddressInfo).port);
+    const props = { 'connection.url': url.toString(), 'connection.timeout.ms': '5000', table };
+    const task = new PostgresSinkTask();
+    const controller = new AbortController();
+    const { context } = testTaskContext(props);
+    task.initialize({ ...context, abortSignal: () => controller.signal });
+    await task.start(props);
+    const locker = new pg.Client({ connectionString: PG_URL });
+    await locker.connect();
+    try {
+      await task.put([rec({ id: 0 })]);
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+      const put = task.put([rec({ id: 1 })]).catch((e: unknown) => e);
+      await waitForLockWait(table);
+      stalled = true;
+      const began = Date.now();
+      controller.abort('put.timeout.ms');
+      const error = await put;
+      expect(Date.now() - began).toBeLessThan(1000);
+      expect(error).toMatchObject({ message: expect.stringContaining('put aborted (put.timeout.ms)') });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+      for (const socket of sockets) socket.destroy();
+      await task.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('a table locked by another session (lock_timeout) is retriable; the retry after the lock writes', async () => {

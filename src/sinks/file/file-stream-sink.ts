@@ -1,11 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigDef } from '../../connect/config-def.js';
 import { RetriableError } from '../../connect/errors.js';
 import { SinkConnector } from '../../connect/sink-connector.js';
 import type { SinkRecord } from '../../connect/sink-record.js';
 import { SinkTask } from '../../connect/sink-task.js';
+import { RETRIED_NOT_REJECTED } from '../retried-not-rejected.js';
 
 const VERSION = '0.1.0';
 
@@ -97,10 +98,14 @@ export function formatValue(value: unknown): string {
  * Writes each batch with a single append so that batches from several threads or tasks sharing the
  * file never interleave inside a line. Like Connect it does not fsync: a successful put means the
  * operating system has the bytes.
+ *
+ * Each put first checks that `file` still names the file it has open. One deleted (with its
+ * directory, say) or moved away and replaced is opened again by path, as `tail -F` follows it:
+ * appending to a file no path leads to would report lines as written that no one can read.
  */
 export class FileStreamSinkTask extends SinkTask {
   #handle: FileHandle | undefined;
-  #file = '';
+  #file: string | null = null;
 
   version(): string {
     return VERSION;
@@ -108,15 +113,10 @@ export class FileStreamSinkTask extends SinkTask {
 
   async start(props: Readonly<Record<string, string>>): Promise<void> {
     const { file } = FILE_STREAM_SINK_CONFIG.parse(props);
-    if (file !== null) {
-      try {
-        this.#handle = await open(file, 'a');
-      } catch (error) {
-        // validated at start, so the file system changed since: a fix there heals the next put
-        throw new RetriableError(`cannot open ${file}: ${(error as Error).message}`, { cause: error });
-      }
-    }
-    this.#file = file ?? '';
+    await this.#close();
+    this.#file = file;
+    // validated at start, so a failure means the file system changed since: a fix there heals the next put
+    if (file !== null) this.#handle = await openFile(file, false);
   }
 
   async put(records: readonly SinkRecord[]): Promise<void> {
@@ -124,16 +124,17 @@ export class FileStreamSinkTask extends SinkTask {
     let text = '';
     for (const record of records) text += `${formatValue(record.value)}\n`;
     const bytes = Buffer.from(text, 'utf8');
-    if (this.#handle === undefined) {
+    if (this.#file === null) {
       await new Promise<void>((resolve, reject) =>
         process.stdout.write(bytes, (e) => (e ? reject(e) : resolve())),
       );
       return;
     }
+    const handle = await this.#current(this.#file);
     let written = 0;
     try {
       while (written < bytes.length) {
-        const { bytesWritten } = await this.#handle.write(bytes, written, bytes.length - written);
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
         written += bytesWritten;
       }
     } catch (error) {
@@ -146,8 +147,53 @@ export class FileStreamSinkTask extends SinkTask {
   }
 
   async stop(): Promise<void> {
+    await this.#close();
+  }
+
+  /** The open file, or `file` opened again when that path no longer leads to it. */
+  async #current(file: string): Promise<FileHandle> {
+    const handle = this.#handle;
+    if (handle !== undefined && (await namesHandle(file, handle))) return handle;
+    await this.#close();
+    this.#handle = await openFile(file, handle !== undefined);
+    return this.#handle;
+  }
+
+  async #close(): Promise<void> {
     const handle = this.#handle;
     this.#handle = undefined;
-    await handle?.close();
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** True when `file` is the open file (same device and inode); false when the path is gone or another file. */
+async function namesHandle(file: string, handle: FileHandle): Promise<boolean> {
+  try {
+    const [opened, named] = await Promise.all([handle.stat(), stat(file)]);
+    return opened.dev === named.dev && opened.ino === named.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** Opens `file` to append; a failure is the file system's, not the records', so it is retriable. */
+async function openFile(file: string, again: boolean): Promise<FileHandle> {
+  try {
+    return await open(file, 'a');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const dir = path.dirname(path.resolve(file));
+    const fix =
+      code === 'ENOENT'
+        ? `; create the directory ${dir}`
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? `; make ${dir} writable for this process`
+          : '';
+    const what = again
+      ? `${file} was deleted or replaced while open, and opening it again failed`
+      : `cannot open ${file}`;
+    throw new RetriableError(`${what}: ${(error as Error).message}${fix}. ${RETRIED_NOT_REJECTED}`, {
+      cause: error,
+    });
   }
 }

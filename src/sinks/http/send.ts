@@ -45,16 +45,21 @@ export async function sendRequest(
   const what = `${cfg.method} ${displayUrl(url)} (${request.records.length} record${request.records.length === 1 ? '' : 's'})`;
   let response: Response;
   let text: string;
+  // Not AbortSignal.timeout(): its timer holds the signal weakly, and inside AbortSignal.any() nothing
+  // else holds it, so a garbage collection cancels the timeout (nodejs/node#57736) and a request the
+  // endpoint never answers hangs the put for good. The timer's closure keeps this controller alive.
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException(`no response within ${cfg.timeoutMs} ms`, 'TimeoutError')),
+    cfg.timeoutMs,
+  );
   try {
     response = await fetch(url, {
       method: cfg.method,
       headers,
       body,
       redirect: 'manual',
-      signal:
-        abort === undefined
-          ? AbortSignal.timeout(cfg.timeoutMs)
-          : AbortSignal.any([AbortSignal.timeout(cfg.timeoutMs), abort]),
+      signal: abort === undefined ? timeout.signal : AbortSignal.any([timeout.signal, abort]),
     });
     text = await response.text();
   } catch (error) {
@@ -74,6 +79,8 @@ export async function sendRequest(
       };
     }
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   const kind = classifyStatus(response.status, cfg.success, cfg.retriable);
   if (kind === 'success') return { kind: 'ok' };

@@ -33,6 +33,8 @@ import {
 } from './sql.js';
 
 const VERSION = '0.1.0';
+/** How long an aborted put waits for its statement's cancel before it closes the connection anyway. */
+const CANCEL_WAIT_MS = 300;
 
 function settings(props: Readonly<Record<string, string>>): PostgresSinkSettings {
   const cfg = POSTGRES_SINK_CONFIG.parse(props);
@@ -137,17 +139,26 @@ export class PostgresSinkTask extends SinkTask {
     } catch (error) {
       throw toConnectError(error, 'cannot connect to PostgreSQL');
     }
+    // pg-pool listens for a client's 'error' only while it is idle. A socket that dies while the put
+    // holds the client (a reset, the server restarting, pg_terminate_backend) emits 'error' besides
+    // failing the running query; unheard, it would kill the pool thread and every put running on it.
     let broken = false;
+    const onClientError = (): void => {
+      broken = true;
+    };
+    client.on('error', onClientError);
     let released = false;
     // The runtime gave up on this put: the running statement is cancelled by backend pid (the server
     // does not notice a closed socket while a statement waits), its transaction never commits, and the
-    // put fails at once. Should the cancel not get through, closing the connection still ends the put.
-    // Either way the thread this put shares with other puts lives on.
+    // put fails at once. Should the cancel not get through within CANCEL_WAIT_MS (a server that does not
+    // answer holds a new connection for connection.timeout.ms), closing the connection still ends the
+    // put, well within the runtime's pool.abort.grace.ms: the thread it shares with other puts lives on.
     const abort = this.context.abortSignal();
     let settled = false;
     const onAbort = (): void => {
       const pid = (client as unknown as { processID?: number | null }).processID;
-      void (typeof pid === 'number' ? cancelBackend(this.#cfg, pid) : Promise.resolve()).then(() => {
+      const cancel = typeof pid === 'number' ? cancelBackend(this.#cfg, pid) : Promise.resolve();
+      void withinMs(cancel, CANCEL_WAIT_MS).then(() => {
         if (settled) return;
         released = true;
         client.release(new Error('put aborted'));
@@ -160,13 +171,17 @@ export class PostgresSinkTask extends SinkTask {
     } catch (error) {
       this.#tables.clear();
       if (abort.aborted)
-        throw new ConnectError(`put aborted (${String(abort.reason)}): nothing was committed`);
-      broken = !(error instanceof ConnectError) && breaksConnection(error);
+        throw new ConnectError(
+          `put aborted (${String(abort.reason)}): its statement was cancelled or its connection closed`,
+        );
+      broken ||= !(error instanceof ConnectError) && breaksConnection(error);
       throw toConnectError(error, 'writing to PostgreSQL failed');
     } finally {
       settled = true;
       abort.removeEventListener('abort', onAbort);
+      // released with an error, the client is ended by the pool, which listens for its errors again
       if (!released) client.release(broken || abort.aborted);
+      client.off('error', onClientError);
     }
   }
 
@@ -354,6 +369,18 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else group.push(item);
   }
   return groups;
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first; never rejects. */
+function withinMs(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    promise.then(done, done);
+  });
 }
 
 /** Cancels the statement a backend is running (pg_cancel_backend), on a connection of its own. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,34 @@ describe('FileStreamSink', () => {
     await task.stop();
     expect(isRetriableError(error)).toBe(true);
     expect((error as Error).message).toMatch(/^writing to \/dev\/full failed: ENOSPC/);
+  });
+
+  it('a file deleted with its directory while the task runs: retriable until the directory is back, then written there', async () => {
+    // appending to the open, deleted file reported every later line as written, and none could be read
+    const sub = join(dir, 'rotating');
+    mkdirSync(sub);
+    const file = join(sub, 'out.txt');
+    const task = new FileStreamSinkTask();
+    task.initialize(context);
+    await task.start({ file });
+    await task.put([rec('before', 0)]);
+    rmSync(sub, { recursive: true });
+    const error: unknown = await task.put([rec('during', 1)]).catch((e: unknown) => e);
+    expect(isRetriableError(error)).toBe(true);
+    expect((error as Error).message).toContain(
+      `${file} was deleted or replaced while open, and opening it again failed: ENOENT`,
+    );
+    expect((error as Error).message).toContain(`create the directory ${sub}`);
+    expect(existsSync(sub)).toBe(false);
+    mkdirSync(sub);
+    await task.put([rec('during', 1)]);
+    // moved away and replaced (logrotate's create): the lines follow the path
+    renameSync(file, `${file}.1`);
+    writeFileSync(file, '');
+    await task.put([rec('after', 2)]);
+    await task.stop();
+    expect(readFileSync(`${file}.1`, 'utf8')).toBe('during\n');
+    expect(readFileSync(file, 'utf8')).toBe('after\n');
   });
 
   it('is reachable under Connect’s class name', async () => {
