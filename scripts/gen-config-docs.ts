@@ -113,9 +113,20 @@ Invalid configuration (2 problems):
   - topics: neither topics nor topics.regex is set; accepted: exactly one of topics (a comma-separated list of topic names) or topics.regex (a regular expression matching whole topic names)
 \`\`\`
 
-**Warnings** (\`validate\` prints them as \`note:\`) point at settings that do nothing here: worker
-keys sharesink does not read (\`plugin.discovery\`, \`offset.storage.file.filename\`, ...), consumer settings
-without a share-mode meaning, share settings in classic mode, misspelt \`share.*\` keys.
+A class sharesink cannot load is a problem that says why and what to write instead: Java classes
+(sharesink runs no Java) such as Confluent's JDBC sink (use \`PostgresSink\`), an HTTP sink (use
+\`HttpSink\`, whose settings are its own), Schema Registry's \`AvroConverter\` (a converter module) or
+Debezium's \`ExtractNewRecordState\`, and source connectors. \`validate\` and \`standalone\` list the
+problems of the worker file and of every connector file together, the connectors' own checks
+(\`connection.url\`, \`http.url\`, ...) included, so fixing the list does not uncover another one.
+
+**Warnings** (\`validate\` prints them as \`note:\`) point at settings that do nothing here, or do
+something else than in Connect: worker keys sharesink does not read (\`plugin.discovery\`,
+\`offset.storage.file.filename\`, a \`.jar\` in \`plugin.path\`, ...; one line per reason), consumer
+settings the connector's mode does not read, converter settings the converter does not have (with a
+did-you-mean: \`value.converter.schemas.enabled\`), a connector's \`value.converter.*\` without its
+own \`value.converter\`, a positive \`errors.retry.timeout\`, share settings in classic mode, misspelt
+\`share.*\` keys.
 
 Durations are integers in milliseconds, as in Connect. Timer-like ones stop at 2147483647 ms
 (about 24.8 days), the longest delay a Node.js timer takes.
@@ -134,6 +145,15 @@ Connect user sets on the consumer:
 
 ${consumerRules()}
 
+- Any other consumer setting (\`fetch.min.bytes\`, \`fetch.max.bytes\`, \`max.partition.fetch.bytes\`,
+  \`interceptor.classes\`, ...) has no effect in share mode: its consumer reads only \`max.poll.records\`
+  and \`fetch.max.wait.ms\` (integers of at least 1). One warning per connector names them. In both
+  modes \`client.id\` is ignored with a warning (clients are named \`<worker client.id>-<connector>\`),
+  and a \`bootstrap.servers\` other than the worker's is an error: every connector reads the worker's
+  cluster. Classic mode refuses values its consumer cannot use (\`auto.offset.reset=none\`, an
+  unknown \`isolation.level\`, a size, count or timeout that is not an integer in its range) when the
+  files are compiled, and each task names the
+  consumer settings it does not read when it starts (\`validate\` prints the same list).
 - \`errors.deadletterqueue.topic.name\`: in share mode the **broker** writes the group's dead-letter
   queue (KIP-1191, Kafka 4.4), and only to topics whose name starts with \`${SHARE_DLQ_PREFIX}\` (the broker's
   \`errors.deadletterqueue.topic.name.prefix\`). A name with that prefix becomes the group config
@@ -147,7 +167,11 @@ ${consumerRules()}
   (the default) retries until it succeeds, a positive value RELEASEs the batch after that long. Its
   records are also released when the locks cannot be held or the task stops, and at the first
   retriable failure with \`share.retriable.action=release\`; each release spends one of the group's
-  \`share.delivery.count.limit\` deliveries.
+  \`share.delivery.count.limit\` deliveries. A positive value gets a warning in either mode: Connect
+  applies \`errors.retry.timeout\` to conversions and transforms only and retries a \`put()\` until it
+  succeeds, so a Connect file's \`errors.retry.timeout=300000\` here gives up on a batch (classic:
+  skips or dead-letters it with \`errors.tolerance=all\`, else fails the task) after a 5-minute sink
+  outage.
 - \`errors.deadletterqueue.context.headers.enable\` is not used in share mode (a warning says so): the
   broker adds its own \`__dlq.errors.*\` headers to dead-letter records.
 - \`topics.regex\` is an error in share mode: share consumers subscribe to topic names only (Kafka's
@@ -194,7 +218,11 @@ Prefixed worker settings:
   (also the default when no converter is set; Connect requires one) reads \`{"schema", "payload"}\`
   envelopes unless \`schemas.enable=false\`; while \`schemas.enable\` is left out, \`standalone\`,
   \`validate\` and a distributed leader say so once per connector, because plain JSON then fails
-  conversion and share mode REJECTs those records.
+  conversion and share mode REJECTs those records. The built-in converters' settings are checked when
+  the files are compiled (\`key.converter.encoding=UTF-16\` is a problem, not a task failure at the
+  first record), and a setting the converter does not have is a warning. As in Connect, a connector's
+  own \`value.converter.*\` settings apply only together with its own \`value.converter\`; without it,
+  a warning says they are ignored.
 - \`producer.*\` and \`admin.*\` are accepted without a warning, for settings shared with Connect.
 
 ### What connector files may override: \`connector.client.config.override.policy\`

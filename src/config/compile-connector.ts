@@ -4,9 +4,12 @@ import { ConfigError } from '../errors.js';
 import { isSecurityKey } from '../kafka/security/index.js';
 import { connectorClientSecurity } from './client-security.js';
 import { ConfigProviders } from './config-providers.js';
+import { checkConverters, strandedConverterSettings } from './converter-checks.js';
 import { CONNECTOR_CONFIG_DEF } from './connector-def.js';
 import { misspeltConsumerKeys } from './consumer-keys.js';
+import { checkConsumerSettings } from './consumer-settings.js';
 import { closestName, didYouMean } from './did-you-mean.js';
+import { errorHandlingNotes } from './error-notes.js';
 import { overridePolicyProblems } from './override-policy.js';
 import { parseValues } from './parse-values.js';
 import { applyShareMode, classicModeWarnings, type ConsumerSetting } from './share-mode.js';
@@ -84,7 +87,20 @@ export function validateConnectorConfig(
   const groupId = values['consumer.override.group.id'] ?? `connect-${name}`;
 
   const consumerSettings = overlayConsumer(worker, props);
-  warnings.push(...misspeltConsumerKeys(consumerSettings));
+  const misspelt = misspeltConsumerKeys(consumerSettings);
+  warnings.push(...misspelt);
+  const consumerCheck = checkConsumerSettings(
+    consumerSettings,
+    groupProtocol,
+    worker.bootstrapServers,
+    new Set(
+      [...consumerSettings]
+        .filter(([, s]) => misspelt.some((w) => w.startsWith(`${s.key}:`)))
+        .map(([name]) => name),
+    ),
+  );
+  problems.push(...consumerCheck.problems);
+  warnings.push(...consumerCheck.warnings);
   const consumer = Object.fromEntries([...consumerSettings].map(([k, s]) => [k, s.value]));
   // the resolved values, so nothing reading `consumer` sees a group other than the one joined
   consumer['group.id'] = groupId;
@@ -110,6 +126,8 @@ export function validateConnectorConfig(
       );
   }
 
+  warnings.push(...errorHandlingNotes(values, groupProtocol));
+
   const deadLetterTopics = [dlqTopic, shareGroupConfigs['errors.deadletterqueue.topic.name']];
   for (const topic of new Set(deadLetterTopics)) {
     if (topic === undefined || topic === '') continue;
@@ -118,6 +136,11 @@ export function validateConnectorConfig(
         `topics: the dead-letter topic ${JSON.stringify(topic)} is also read by this connector; accepted: topics and topics.regex that leave out the dead-letter topic`,
       );
   }
+
+  const converters = convertersFromProps(worker.raw, props);
+  const converterCheck = checkConverters(converters, props);
+  problems.push(...converterCheck.problems);
+  warnings.push(...converterCheck.warnings, ...strandedConverterSettings(props, converters));
 
   const transforms = compileTransforms(
     props,
@@ -154,7 +177,7 @@ export function validateConnectorConfig(
     topicsRegex,
     groupProtocol,
     groupId,
-    converters: convertersFromProps(worker.raw, props),
+    converters,
     errors,
     transforms: transforms.config,
     putTimeoutMs: values['put.timeout.ms'] ?? Infinity,

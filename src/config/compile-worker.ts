@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import { isSecurityKey } from '../kafka/security/index.js';
 import { workerClientSecurity } from './client-security.js';
 import { CONFIG_PROVIDERS_KEY, ConfigProviders } from './config-providers.js';
+import { checkConverters } from './converter-checks.js';
 import { CONNECT_WORKER_KEYS, isUnusedConnectSetting, unusedConnectSettings } from './connect-worker-keys.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseValues } from './parse-values.js';
@@ -77,6 +78,11 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
   problems.push(...rest.problems);
   const override = compileOverridePolicy((key) => (values as Record<string, unknown>)[key]);
   warnings.push(...override.warnings);
+  warnings.push(...javaPluginPath(values['plugin.path']));
+  const converters = convertersFromProps(props);
+  const converterCheck = checkConverters(converters, props);
+  problems.push(...converterCheck.problems);
+  warnings.push(...converterCheck.warnings);
   const protocol = values['consumer.group.protocol'].toLowerCase();
   if (protocol === 'consumer')
     warnings.push(
@@ -94,7 +100,7 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     bootstrapServers: values['bootstrap.servers'],
     clientId: values['client.id'],
     groupProtocol: protocol === 'share' ? 'share' : 'classic',
-    converters: convertersFromProps(props),
+    converters,
     consumer,
     poolThreads: values['pool.threads'] ?? availableParallelism(),
     poolPutsPerThread: values['pool.puts.per.thread'],
@@ -116,4 +122,17 @@ export function validateWorkerConfig(written: Readonly<Record<string, string>>):
     unused,
   };
   return { config, problems, warnings, unused };
+}
+
+/**
+ * `plugin.path` entries that are Java archives, as Kafka's quickstart has people add
+ * (`plugin.path=libs/connect-file-4.0.0.jar`): harmless, but the person expects them to provide the
+ * connector, which they cannot.
+ */
+function javaPluginPath(entries: readonly string[]): string[] {
+  const jars = entries.filter((entry) => /\.(jar|zip)$/i.test(entry));
+  if (jars.length === 0) return [];
+  return [
+    `plugin.path: ${jars.join(', ')}: ${jars.length === 1 ? 'a Java archive' : 'Java archives'}, which sharesink cannot load (it runs no Java); no effect. plugin.path names directories of Node connector, converter and transform modules that REST requests may name; the built-in sinks (FileStreamSink, PostgresSink, HttpSink, KafkaSink, NoopSink) need none`,
+  ];
 }

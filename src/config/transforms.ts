@@ -15,6 +15,7 @@ import {
 } from '../connect/transforms/builtins.js';
 import type { PluginSpec, TransformSpec, TransformsConfig } from '../connect/transforms/spec.js';
 import { didYouMean } from './did-you-mean.js';
+import { javaClassProblem } from './java-classes.js';
 import { isJavaClassName } from './validators.js';
 
 export interface TransformsCheck {
@@ -40,6 +41,34 @@ function acceptedTypes(kind: Kind): string {
       ? 'org.apache.kafka.connect.transforms.'
       : 'org.apache.kafka.connect.transforms.predicates.';
   return `one of ${names.join(', ')} (or with Connect's ${pkg} prefix), or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the ${kind === 'transforms' ? 'Transformation' : 'Predicate'} class`;
+}
+
+/**
+ * `predicates.<alias>.negate`: Connect has no such setting (negate belongs to the transform) and ignores
+ * it, so the transforms run on the records the predicate matches: the opposite of what was meant.
+ */
+function misplacedNegate(props: Readonly<Record<string, string>>, alias: string): string {
+  const users = Object.entries(props)
+    .filter(([key, value]) => /^transforms\..+\.predicate$/.test(key) && value.trim() === alias)
+    .map(([key]) => key.slice(0, -'.predicate'.length));
+  const where =
+    users.length === 0 ? 'transforms.<alias>.negate=true' : users.map((t) => `${t}.negate=true`).join(', ');
+  return `predicates.${alias}.negate: predicates have no negate setting; ignored, so the transforms that use ${alias} run on the records it matches. To invert it, set ${where}`;
+}
+
+/**
+ * Why a type that can only be a Java class is refused: a near miss of Kafka's own (a typo, a missing
+ * `$Key`/`$Value`), or a class from elsewhere that sharesink cannot run, with what to write instead.
+ */
+function unknownType(kind: Kind, type: string): string {
+  const what = kind === 'transforms' ? 'transform' : 'predicate';
+  const short = type.slice(type.lastIndexOf('.') + 1);
+  const names = kind === 'transforms' ? TRANSFORM_NAMES : PREDICATE_NAMES;
+  if (kind === 'transforms' && SIDED_FAMILIES.has(short))
+    return `is not a transform sharesink has (Connect has ${short}$Key and ${short}$Value: say which side it works on)`;
+  const hint = didYouMean(short, names);
+  if (hint !== '' || type.startsWith('org.apache.kafka.')) return `is not a ${what} sharesink has${hint}`;
+  return javaClassProblem(what, type, names);
 }
 
 function resolveModule(name: string, cwd: string): string {
@@ -112,24 +141,27 @@ function pluginSpec(
     }
     const known = builtin.def.configKeys().map((k) => k.name);
     for (const name of Object.keys(settings))
-      if (
+      if (kind === 'predicates' && name === 'negate') warnings.push(misplacedNegate(props, alias));
+      else if (
         !known.includes(name) &&
         !(builtin.name.startsWith('ReplaceField') && (name === 'blacklist' || name === 'whitelist'))
       )
         warnings.push(
           `${prefix}${name}: not a setting of ${builtin.name}; ignored${didYouMean(name, known)}`,
         );
+    if (
+      builtin.name.startsWith('InsertField') &&
+      settings['static.field'] !== undefined &&
+      settings['static.value'] === undefined
+    )
+      warnings.push(
+        `${prefix}static.field: set without ${prefix}static.value, so no static field is inserted (as in Connect); set ${prefix}static.value`,
+      );
     return { alias, type, builtin: builtin.name, module: undefined, props: settings };
   }
   if (isJavaClassName(type)) {
-    const short = type.slice(type.lastIndexOf('.') + 1);
-    const names = kind === 'transforms' ? TRANSFORM_NAMES : PREDICATE_NAMES;
-    const hint =
-      kind === 'transforms' && SIDED_FAMILIES.has(short)
-        ? ` (Connect has ${short}$Key and ${short}$Value: say which side it works on)`
-        : didYouMean(short, names);
     problems.push(
-      `${typeKey}: ${JSON.stringify(type)} is not a ${kind === 'transforms' ? 'transform' : 'predicate'} sharesink has${hint}; accepted: ${acceptedTypes(kind)}`,
+      `${typeKey}: ${JSON.stringify(type)} ${unknownType(kind, type)}; accepted: ${acceptedTypes(kind)}`,
     );
     return undefined;
   }

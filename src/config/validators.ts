@@ -1,4 +1,5 @@
 import type { Validator } from '../connect/config-validators.js';
+import { javaClassProblem, type PluginKind } from './java-classes.js';
 
 /** Kafka's rule (org.apache.kafka.common.internals.Topic): legal characters and at most 249 of them. */
 const TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
@@ -78,12 +79,12 @@ export function isJavaClassName(name: string): boolean {
  * `connector.class` / `*.converter`: one of `builtins` (Connect's class names are aliases), or a
  * module specifier (a path, a `file:` URL, or an npm package name) whose default export is the class.
  */
-export function classOrModule(kind: string, builtins: readonly string[]): Validator<string | null> {
+export function classOrModule(kind: PluginKind, builtins: readonly string[]): Validator<string | null> {
   return {
     check: (name) => {
       if (name === null || builtins.includes(name)) return undefined;
       if (name === '') return 'is empty';
-      return isJavaClassName(name) ? `is not a ${kind} sharesink has` : undefined;
+      return isJavaClassName(name) ? javaClassProblem(kind, name, builtins) : undefined;
     },
     describe: () =>
       `one of ${builtins.join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the ${kind}`,

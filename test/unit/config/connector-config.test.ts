@@ -193,7 +193,7 @@ describe('compileConnectorConfig problems (exact messages)', () => {
     expect(
       problemsOf(() => compile({ ...base, 'value.converter': 'io.confluent.connect.avro.AvroConverter' })),
     ).toEqual([
-      'value.converter: "io.confluent.connect.avro.AvroConverter" is not a converter sharesink has; accepted: a class name or module specifier, one of org.apache.kafka.connect.json.JsonConverter, JsonConverter, org.apache.kafka.connect.storage.StringConverter, StringConverter, org.apache.kafka.connect.converters.ByteArrayConverter, ByteArrayConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the converter',
+      'value.converter: "io.confluent.connect.avro.AvroConverter" is a Java class, and sharesink runs no Java: records in Schema Registry formats need a converter module that decodes them (a Node module whose default export is a Converter class); or have the producers write JSON and use JsonConverter; accepted: a class name or module specifier, one of org.apache.kafka.connect.json.JsonConverter, JsonConverter, org.apache.kafka.connect.storage.StringConverter, StringConverter, org.apache.kafka.connect.converters.ByteArrayConverter, ByteArrayConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the converter',
     ]);
   });
 
@@ -202,7 +202,7 @@ describe('compileConnectorConfig problems (exact messages)', () => {
       compile({ ...base, 'connector.class': 'io.confluent.connect.jdbc.JdbcSinkConnector' }),
     );
     expect(problem).toBe(
-      `connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is not a sink connector sharesink has; accepted: a class name or module specifier, one of ${Object.keys(BUILTIN_CONNECTORS).join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the sink connector`,
+      `connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url as postgres://user:password@host:5432/db, table, insert.mode, pk.fields; docs/sinks.md#postgressink); accepted: a class name or module specifier, one of ${Object.keys(BUILTIN_CONNECTORS).join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the sink connector`,
     );
   });
 

@@ -93,10 +93,14 @@ describe('share mode: consumer settings mapped to group configs', () => {
     ]);
   });
 
-  it('takes errors.retry.timeout without a warning: it bounds retries in place (ADR 0004)', () => {
+  it('takes errors.retry.timeout (it bounds retries in place, ADR 0004) and says once what it does that Connect’s does not', () => {
     const config = share({ 'errors.retry.timeout': '30000' });
-    expect(config.warnings).toEqual([]);
+    expect(config.warnings).toEqual([
+      'errors.retry.timeout=30000: here it bounds the retries of a put() that fails retriably (Connect applies it only to conversions and transforms, and retries such a put() until it succeeds): a batch whose put() still fails after 30000 ms is RELEASEd and delivered again with delivery count + 1, until the group’s share.delivery.count.limit archives (or dead-letters) it. Set errors.retry.timeout=0 to retry until the put succeeds, as Connect does',
+    ]);
     expect(config.errors.retryTimeoutMs).toBe(30000);
+    expect(share({ 'errors.retry.timeout': '-1' }).warnings).toEqual([]);
+    expect(share({ 'errors.retry.timeout': '0' }).warnings).toEqual([]);
   });
 });
 

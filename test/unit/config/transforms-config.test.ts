@@ -111,7 +111,7 @@ describe('transforms and predicates in a connector config', () => {
     expect(problems).toEqual([
       'transforms: "a,b,c,d,e,a" lists a twice; accepted: a comma-separated list of distinct aliases',
       expect.stringMatching(
-        /^predicates\.p2\.type: "com\.example\.Whatever" is not a predicate sharesink has; accepted: one of TopicNameMatches, HasHeaderKey, RecordIsTombstone/,
+        /^predicates\.p2\.type: "com\.example\.Whatever" is a Java class, and sharesink runs no Java: use Kafka's built-in predicates \(docs\/transforms\.md\) or a Node module whose default export is a Predicate class \(docs\/transforms\.md#custom-transforms\); accepted: one of TopicNameMatches, HasHeaderKey, RecordIsTombstone/,
       ),
       expect.stringMatching(
         /^transforms\.a\.type: "org\.apache\.kafka\.connect\.transforms\.InsertFeild\$Value" is not a transform sharesink has \(did you mean InsertField\$Value\?\); accepted: one of InsertField\$Key/,
@@ -139,7 +139,7 @@ describe('transforms and predicates in a connector config', () => {
       ),
     ).toEqual([
       expect.stringMatching(
-        /^transforms\.x\.type: "io\.confluent\.connect\.transforms\.Drop\$Value" is not a transform sharesink has/,
+        /^transforms\.x\.type: "io\.confluent\.connect\.transforms\.Drop\$Value" is a Java class, and sharesink runs no Java: transforms from outside Apache Kafka are not built in; write a transform module that does the same \(docs\/transforms\.md#custom-transforms\); accepted: one of InsertField\$Key/,
       ),
     ]);
   });
