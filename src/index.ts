@@ -1,6 +1,7 @@
 /**
  * sharesink: Kafka Connect-style sink connectors on Node.js, reading Kafka through share groups
- * (KIP-932, "queues for Kafka") or classic consumer groups.
+ * (KIP-932, "queues for Kafka") or classic consumer groups. A complete service embedding the runtime,
+ * its lifecycle, errors and shutdown: docs/embedding.md.
  *
  * @example Run a connector in share mode from code
  * ```ts
@@ -81,6 +82,9 @@ export {
   ShareGroupsUnavailableError,
   KafkaAuthorizationError,
 } from './kafka/cluster-errors.js';
+export { KafkaAuthenticationError, SaslRequiredError } from './kafka/auth-errors.js';
+export { KafkaTlsError } from './kafka/tls-errors.js';
+export type { TlsFailureReason } from './kafka/tls-errors.js';
 export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/cluster-errors.js';
 export { checkKafkaCluster } from './kafka/preflight.js';
 // Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by hand
@@ -104,9 +108,13 @@ export type { PreflightOptions, PreflightTarget } from './kafka/preflight.js';
 // the connector contract
 export * from './connect/index.js';
 
-// the runtime
+// the runtime (docs/embedding.md)
 export { Worker, stopOnSignals } from './actors/worker.js';
-export type { WorkerOptions, WorkerSummary } from './actors/worker.js';
+export type { WorkerOptions, WorkerSummary, TaskFailure } from './actors/worker.js';
+export { TaskFailedError } from './actors/errors/task-failed.js';
+// what `sharesink validate` checks beyond the settings: the connector's own validate() and custom
+// transform modules (Worker.start() runs it too, before anything connects)
+export { checkConnectorCode } from './actors/connector-checks.js';
 export { ConnectorRuntime } from './actors/connector-runtime.js';
 export type {
   ConnectorSummary,
@@ -140,6 +148,7 @@ export {
   CONNECTOR_CONFIG_DEF,
 } from './config/index.js';
 export type { WorkerConfig, ConnectorConfig, ErrorsConfig, GroupProtocol } from './config/types.js';
+export type { WorkerCheck, ConnectorCheck, CompileConnectorOptions } from './config/index.js';
 
 // the state machines, for diagrams, model tests and inspection
 export { batchMachine, createBatchMachine, dispositionOf, batchStateName } from './machines/batch.js';
@@ -187,6 +196,13 @@ export type { LoggerLevel } from './observability/log-levels.js';
 export { startRestServer } from './rest/server.js';
 export type { RestServer, RestServerOptions } from './rest/server.js';
 export type { RestWorker, RestConnector } from './rest/worker-view.js';
+export type { HealthReport } from './rest/health.js';
+export type { Router } from './rest/router.js';
+export type { RestSecurity } from './config/rest-security.js';
+export { RestError } from './rest/errors.js';
+export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
+// the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
+export { HttpRequestRefusedError } from './sinks/http/errors.js';
 
 // distributed mode (`sharesink distributed`): a worker of a cluster coordinated through Kafka; embedders
 // start the REST server with `routes: (r) => addDistributedRoutes(r, worker)`, then `worker.start()`

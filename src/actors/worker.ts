@@ -16,13 +16,33 @@ import {
   type TransitionCounter,
 } from '../observability/transition-counter.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
-import { reportConnectorNotes } from './connector-checks.js';
+import { ConfigError, SharesinkError, isSharesinkError } from '../errors.js';
+import { healthReport, type HealthReport } from '../rest/health.js';
+import { checkClusterForConnectors } from './cluster-check.js';
+import { checkConnectorCode, reportConnectorNotes } from './connector-checks.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
 
 export interface WorkerOptions {
   readonly worker: WorkerConfig;
+  /** The connectors to run; their names must be unique. */
   readonly connectors: readonly ConnectorConfig[];
+  /** Where the worker logs (pino). Default: JSON lines on stderr at `log.level` (SHARESINK_LOG_LEVEL wins). */
   readonly logger?: Logger;
+  /**
+   * Look at the cluster once in `start()`, before any connector starts: an unreachable
+   * `bootstrap.servers` (after `bootstrap.timeout.ms`), a missing topic, share groups turned off or a
+   * refused topic or group rejects `start()` with its typed error. Default true.
+   */
+  readonly checkCluster?: boolean;
+  /** Told of each task that fails for good, when it fails (what {@link Worker.taskFailures} lists). */
+  readonly onTaskFailed?: (failure: TaskFailure) => void;
+}
+
+/** A task that stopped for good: `errors.tolerance=none` and a fatal error, or a task that could not start. */
+export interface TaskFailure {
+  readonly connector: string;
+  readonly taskId: number;
+  readonly error: string;
 }
 
 export interface WorkerSummary {
@@ -37,19 +57,32 @@ export class Worker {
   /** The compiled worker settings (the REST API's validate endpoint compiles connector configs against them). */
   readonly config: WorkerConfig;
   private readonly log: Logger;
+  /** The embedder's logger, for what binds its own `component` (the cluster check). */
+  private readonly rootLog: Logger;
   private readonly runtimes: ConnectorRuntime[];
   readonly startedAt = new Date();
   private stoppedAt: Date | undefined;
+  private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
-  private readonly failures: Array<{ connector: string; taskId: number; error: string }> = [];
+  private readonly checkCluster: boolean;
+  private readonly failures: TaskFailure[] = [];
   private readonly transitions = createTransitionCounter();
   private readonly census = createActorCensus();
 
+  /** @throws ConfigError when two connectors share a name. */
   constructor(options: WorkerOptions) {
+    const names = options.connectors.map((c) => c.name);
+    const twice = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+    if (twice.length > 0)
+      throw new ConfigError(
+        twice.map((n) => `name: two connectors are named ${JSON.stringify(n)}; names must be unique`),
+      );
+    this.checkCluster = options.checkCluster ?? true;
     // one hook feeds both: transition counts (summary, /metrics) and live actors per state (/machines)
     const inspect = createRuntimeInspector(this.transitions, this.census);
     this.config = options.worker;
     const logger = options.logger ?? defaultLogger(options.worker.logLevel);
+    this.rootLog = logger;
     this.log = logger.child({ component: 'worker' });
     this.runtimes = options.connectors.map(
       (c) =>
@@ -58,24 +91,64 @@ export class Worker {
           options.worker,
           // not this.log: the runtime's pool and Kafka clients bind their own `component`
           logger,
-          (connector, taskId, error) => this.failures.push({ connector, taskId, error }),
+          (connector, taskId, error) => this.taskFailed({ connector, taskId, error }, options.onTaskFailed),
           inspect,
         ),
     );
   }
 
-  /** Starts every connector; if one fails to start, the ones already started are stopped again. */
-  async start(): Promise<void> {
+  /**
+   * Starts every connector, once (a second call answers the first call's promise). Before anything
+   * connects, every connector's code checks its settings (one ConfigError lists every problem) and,
+   * unless `checkCluster: false`, the cluster is looked at once. If a connector fails to start, the ones
+   * already started are stopped again. Every rejection is a SharesinkError: ConfigError, the cluster
+   * check's (`SHARESINK_KAFKA_UNREACHABLE`, `SHARESINK_UNKNOWN_TOPIC`, …), a connector's own, or
+   * `SHARESINK_CONNECTOR_START_FAILED` with the failure as `cause`; `SHARESINK_WORKER_STOPPED` after stop().
+   */
+  start(): Promise<void> {
+    if (this.stopping !== undefined)
+      return Promise.reject(
+        new SharesinkError(
+          'SHARESINK_WORKER_STOPPED',
+          'start() after stop(): a Worker runs once; make a new Worker to run the connectors again',
+        ),
+      );
+    this.starting ??= keepingAlive(this.startOnce());
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
+    // a connector stopped over REST before the start stays stopped: nothing of it is checked
+    const starting = this.runtimes.filter((r) => !r.isHalted);
+    const problems = (await Promise.all(starting.map((r) => checkConnectorCode(r.config)))).flat();
+    if (problems.length > 0) throw new ConfigError(problems);
+    if (this.checkCluster && starting.length > 0)
+      await checkClusterForConnectors(
+        this.config,
+        starting.map((r) => r.config),
+        { logger: this.rootLog },
+      );
+    // stop() while the checks ran: nothing starts
+    if (this.stopping !== undefined) return;
     await this.reportSettings();
     const started: ConnectorRuntime[] = [];
-    try {
-      for (const r of this.runtimes) {
+    for (const r of this.runtimes) {
+      try {
         await r.start();
         started.push(r);
+      } catch (err) {
+        await Promise.all(started.map((s) => s.stop().catch(() => undefined)));
+        throw startFailure(r.config.name, err);
       }
+    }
+  }
+
+  private taskFailed(failure: TaskFailure, listener: WorkerOptions['onTaskFailed']): void {
+    this.failures.push(failure);
+    try {
+      listener?.(failure);
     } catch (err) {
-      await Promise.all(started.map((r) => r.stop().catch(() => undefined)));
-      throw err;
+      this.log.error({ err }, 'the onTaskFailed listener threw');
     }
   }
 
@@ -128,8 +201,16 @@ export class Worker {
   }
 
   /** Task failures so far (errors.tolerance=none and a fatal error, or a task that could not start). */
-  get taskFailures(): ReadonlyArray<{ connector: string; taskId: number; error: string }> {
+  get taskFailures(): readonly TaskFailure[] {
     return this.failures;
+  }
+
+  /**
+   * What `GET /health` answers: `UP` when every connector and task is RUNNING, PAUSED or STOPPED by an
+   * operator, else `DOWN` with each instance that is not (`unhealthy`); always `DOWN` while stopping.
+   */
+  health(): HealthReport {
+    return healthReport(this).body;
   }
 
   get inFlight(): number {
@@ -144,6 +225,27 @@ export class Worker {
       transitions: this.transitions.counts(),
     };
   }
+}
+
+/**
+ * Holds the event loop open until `work` settles. The start waits on things that do not: pool threads
+ * booting (their channels are unref'd), a connector's own start(); a service whose only pending work
+ * is `await worker.start()` would otherwise end mid-start, exit code 0 or 13, without a word.
+ */
+function keepingAlive(work: Promise<void>): Promise<void> {
+  const handle = setInterval(() => undefined, 60_000);
+  return work.finally(() => clearInterval(handle));
+}
+
+/** A start failure as a SharesinkError naming the connector; sharesink's own errors pass unchanged. */
+function startFailure(connector: string, err: unknown): SharesinkError {
+  if (isSharesinkError(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new SharesinkError(
+    'SHARESINK_CONNECTOR_START_FAILED',
+    message.startsWith(`${connector}: `) ? message : `${connector}: ${message}`,
+    { cause: err },
+  );
 }
 
 /**

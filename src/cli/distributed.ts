@@ -28,7 +28,7 @@ import { notice } from '../logger.js';
 import { logLevelsFor } from '../observability/log-levels.js';
 import { addDistributedRoutes } from '../rest/distributed-routes.js';
 import { startRestServer, type RestServer } from '../rest/server.js';
-import { checkClusterFor } from './check-cluster.js';
+import { checkClusterForConnectors } from '../actors/cluster-check.js';
 import { chooseLogLevel, createCliLogger, type LogFormat } from './cli-logger.js';
 
 export interface DistributedOptions {
@@ -100,7 +100,7 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
     logger.warn(
       'connect.protocol=eager has no effect: sharesink workers always rebalance incrementally (only the tasks that move stop; docs/adr/0010-distributed-mode.md)',
     );
-  await checkClusterFor(worker, [], {
+  await checkClusterForConnectors(worker, [], {
     logger,
     onWaiting: interactive ? (message) => process.stderr.write(`sharesink: ${message}\n`) : undefined,
   });

@@ -18,12 +18,13 @@ import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
 import { toDot, toMermaid } from '../machines/diagram.js';
-import { checkClusterFor } from './check-cluster.js';
+import { checkClusterForConnectors } from '../actors/cluster-check.js';
 import { compileFiles } from './compile-files.js';
 import { runDistributed, type DistributedOptions } from './distributed.js';
 import { chooseLogLevel, createCliLogger, LOG_FORMATS, type LogFormat } from './cli-logger.js';
 import { showProgress } from './progress.js';
 import { STOPPING_LINE, StatusLine } from './status-line.js';
+import { classicConsumerNotes, workerNotes } from './validate-notes.js';
 
 const MACHINES = { batch: batchMachine, task: taskMachine, connector: connectorMachine } as const;
 
@@ -59,11 +60,12 @@ async function standalone(
   logLevelsFor(logger);
   // before any task starts: an unreachable cluster, a missing topic, share groups turned off or a refused
   // topic or group is said once, here, rather than by every task's client, and exits with code 1
-  await checkClusterFor(worker, connectors, {
+  await checkClusterForConnectors(worker, connectors, {
     logger,
     onWaiting: interactive ? (message) => process.stderr.write(`sharesink: ${message}\n`) : undefined,
   });
-  const w = new Worker({ worker, connectors, logger });
+  // checked above, before the REST server: the worker need not look again
+  const w = new Worker({ worker, connectors, logger, checkCluster: false });
   let stopProgress: (() => void) | undefined;
   const finish = (code: number) => {
     stopProgress?.();
@@ -103,7 +105,13 @@ async function standalone(
  * Without a REST API nothing can restart a failed task, so a worker whose every task failed has
  * nothing left to do: it stops with exit code 1. With the REST API it keeps running, as Connect does.
  */
-function watchFailures(w: Worker, logger: Logger, finish: (code: number) => void): void {
+export function watchFailures(
+  w: Pick<Worker, 'summary' | 'stop' | 'taskFailures'>,
+  logger: Logger,
+  finish: (code: number) => void,
+): NodeJS.Timeout {
+  // not unref'd: once the failed tasks' clients are gone nothing else may hold the process, which would
+  // then end by itself with code 0 and no summary file before this noticed the failure
   const watchdog = setInterval(() => {
     const tasks = w.summary().connectors.flatMap((c) => c.tasks);
     if (tasks.length > 0 && tasks.every((t) => t.state === 'failed')) {
@@ -112,7 +120,7 @@ function watchFailures(w: Worker, logger: Logger, finish: (code: number) => void
       void w.stop().finally(() => finish(1));
     }
   }, 1000);
-  watchdog.unref();
+  return watchdog;
 }
 
 async function validate(files: string[]): Promise<void> {
@@ -121,19 +129,15 @@ async function validate(files: string[]): Promise<void> {
   // settings the connector's own code checks (and custom transform modules), as `standalone` would at start
   const problems = (await Promise.all(connectors.map((c) => checkConnectorCode(c)))).flat();
   if (problems.length > 0) throw new ConfigError(problems);
-  // what `standalone` says at start about the files: unknown or misspelt keys, Connect keys with no effect
-  const workerNotes = [
-    ...(worker.warnings ?? []),
-    ...(worker.unused ?? []).map((u) => `${u.key}: no effect here: ${u.reason}`),
-  ];
   process.stdout.write('worker config: valid\n');
-  for (const note of workerNotes) process.stdout.write(`  note: ${note}\n`);
+  for (const note of workerNotes(worker)) process.stdout.write(`  note: ${note}\n`);
   for (const c of connectors) {
     process.stdout.write(
       `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,
     );
     const { warnings, notices } = await connectorNotes(c);
-    for (const w of [...c.warnings, ...warnings, ...notices]) process.stdout.write(`  note: ${w}\n`);
+    for (const w of [...c.warnings, ...classicConsumerNotes(c), ...warnings, ...notices])
+      process.stdout.write(`  note: ${w}\n`);
   }
 }
 

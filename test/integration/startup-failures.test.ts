@@ -72,7 +72,13 @@ describe('classic mode, a topic that does not exist (real broker)', () => {
       { name: 'classic-missing', 'connector.class': 'NoopSink', topics: missing },
       worker,
     );
-    const w = new Worker({ worker, connectors: [connector], logger: pino({ level: 'silent' }) });
+    // past the start-up check (which names the topic as the first test shows): what the task says
+    const w = new Worker({
+      worker,
+      connectors: [connector],
+      logger: pino({ level: 'silent' }),
+      checkCluster: false,
+    });
     const err = await w.start().then(
       () => expect.fail('it started'),
       (e: unknown) => e as Error,

@@ -204,7 +204,11 @@ describe('transforms through the Worker into FileStreamSink', () => {
       { cwd: REPO_ROOT },
     );
     const w = new Worker({ worker, logger: testLogger, connectors: [config] });
-    await expect(w.start()).rejects.toMatchObject({ code: 'SHARESINK_TRANSFORM_MODULE_INVALID' });
+    // checked with the connector's code before anything connects, as `sharesink validate` does
+    await expect(w.start()).rejects.toMatchObject({
+      code: 'SHARESINK_CONFIG_INVALID',
+      problems: [expect.stringMatching(new RegExp(`^${topic}-file: transforms: .*not-a-transform`))],
+    });
     await w.stop();
     expect(lines(path.join(dir, `${topic}.txt`))).toEqual([]);
   });

@@ -21,7 +21,13 @@ describe('ConnectorRuntime: a connector that fails to start', () => {
       },
       worker,
     );
-    const w = new Worker({ worker, connectors: [config], logger: pino({ level: 'silent' }) });
+    // no broker here: the connector's own start() is what fails, not the cluster check
+    const w = new Worker({
+      worker,
+      connectors: [config],
+      logger: pino({ level: 'silent' }),
+      checkCluster: false,
+    });
     const c = w.connector('failing')!;
     await expect(w.start()).rejects.toThrow('downstream refused the connector (start 1)');
     expect(c.state).toBe('FAILED');

@@ -1,4 +1,10 @@
-/** The start-up look at the cluster for the connectors about to run (see src/kafka/preflight.ts). */
+/**
+ * The worker's look at the cluster before its connectors start (src/kafka/preflight.ts does the
+ * looking): a broker that cannot be reached within `bootstrap.timeout.ms`, a topic that does not
+ * exist, share groups turned off, or a refused topic or group is one typed error from `start()`,
+ * before any task connects, rather than a stream of client warnings from every task. The CLI runs it
+ * itself, earlier (before the REST server starts), with `onWaiting` for the terminal.
+ */
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { checkKafkaCluster } from '../kafka/preflight.js';
@@ -7,7 +13,7 @@ import { kafkajsSecurityOptions, type KafkaSecurity } from '../kafka/security/in
 /** `bootstrap.timeout.ms`'s default, for WorkerConfigs built by hand. */
 export const DEFAULT_BOOTSTRAP_TIMEOUT_MS = 30_000;
 
-export function checkClusterFor(
+export function checkClusterForConnectors(
   worker: WorkerConfig,
   connectors: readonly ConnectorConfig[],
   options: { logger: Logger; onWaiting?: ((message: string) => void) | undefined },
