@@ -83,7 +83,7 @@ try {
   const lat = r.windowEpochMs ? readHistograms(latencyDir, r.windowEpochMs) : undefined;
   process.stdout.write(`latency p50 ${lat?.p50} ms, p99 ${lat?.p99} ms (${lat?.samples} records)\n`);
   process.stdout.write(
-    `records/s ${round(r.recordsPerSec)}, /proc CPU µs/record ${round(r.procCpuUsPerRecord ?? NaN, 2)} (profiler on), counters ${JSON.stringify(r.windowCounters)}\n`,
+    `records/s ${round(r.recordsPerSec)}, /proc CPU µs/record ${round(r.procCpuUsPerRecord ?? NaN, 2)} (profiler ${values.noprof ? 'off' : 'on'}), counters ${JSON.stringify(r.windowCounters)}\n`,
   );
   if (!values.noprof)
     process.stdout.write(`${formatProfile(summarizeProfiles(dir, Number(values.top)), 2)}\n${dir}\n`);

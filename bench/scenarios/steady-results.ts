@@ -25,7 +25,16 @@ export const STEADY_PLAN: SteadyPlan = {
   windowMs: 8000,
 };
 
-export type SteadySide = 'sharesink' | 'ShareConsumerPerformance' | 'java-peer';
+/**
+ * `sharesink-event-loop` is sharesink tuned (`put.placement=event-loop`, ADR 0013): its ratios carry
+ * the suffix `EventLoop` and no goal is judged on them; the goals are judged on the defaults.
+ */
+export type SteadySide = 'sharesink' | 'sharesink-event-loop' | 'ShareConsumerPerformance' | 'java-peer';
+
+/** How a side is named in the report: a tuned side says what it tunes. */
+export function sideLabel(side: SteadySide): string {
+  return side === 'sharesink-event-loop' ? 'sharesink, tuned: put.placement=event-loop' : side;
+}
 
 export interface SteadyRow {
   readonly side: SteadySide;
@@ -76,34 +85,41 @@ export function steadyRatios(s: SteadyResults | undefined): Record<string, numbe
     const ok = v.filter((x): x is number => x !== null && x > 0);
     return ok.length === 0 ? null : round(Math.exp(ok.reduce((a, x) => a + Math.log(x), 0) / ok.length), 3);
   };
-  for (const f of s.plan.fractions) {
-    const pct = Math.round(f * 100);
-    const vsScp: Array<number | null> = [];
-    const vsPeer: Array<number | null> = [];
-    const p99: Array<number | null> = [];
-    const p50: Array<number | null> = [];
-    for (const p of s.plan.partitions) {
-      // a side that did not keep up with the producer measured a backlog or a starved process: no ratio
-      const kept = (r: SteadyRow | undefined) => (r !== undefined && keptUp(r) ? r : undefined);
-      const ss = kept(find('sharesink', p, f));
-      const scp = kept(find('ShareConsumerPerformance', p, f));
-      const jp = kept(find('java-peer', p, f));
-      const a = ratio(ss?.cpuUsPerRecord, scp?.cpuUsPerRecord);
-      const b = ratio(ss?.cpuUsPerRecord, jp?.cpuUsPerRecord);
-      const c = ratio(ss?.p99Ms, jp?.p99Ms);
-      const d = ratio(ss?.p50Ms, jp?.p50Ms);
-      out[`cpuPerRecordVsJavaAt${pct}pct_p${p}`] = a;
-      out[`cpuPerRecordVsJavaPeerAt${pct}pct_p${p}`] = b;
-      out[`e2eP99VsJavaAt${pct}pct_p${p}`] = c;
-      vsScp.push(a);
-      vsPeer.push(b);
-      p99.push(c);
-      p50.push(d);
+  for (const [side, suffix] of [
+    ['sharesink', ''],
+    ['sharesink-event-loop', 'EventLoop'],
+  ] as const) {
+    // a run without tuned rows (an older results file) gives no tuned ratios
+    if (suffix !== '' && !s.rows.some((r) => r.side === side)) continue;
+    for (const f of s.plan.fractions) {
+      const pct = Math.round(f * 100);
+      const vsScp: Array<number | null> = [];
+      const vsPeer: Array<number | null> = [];
+      const p99: Array<number | null> = [];
+      const p50: Array<number | null> = [];
+      for (const p of s.plan.partitions) {
+        // a side that did not keep up with the producer measured a backlog or a starved process: no ratio
+        const kept = (r: SteadyRow | undefined) => (r !== undefined && keptUp(r) ? r : undefined);
+        const ss = kept(find(side, p, f));
+        const scp = kept(find('ShareConsumerPerformance', p, f));
+        const jp = kept(find('java-peer', p, f));
+        const a = ratio(ss?.cpuUsPerRecord, scp?.cpuUsPerRecord);
+        const b = ratio(ss?.cpuUsPerRecord, jp?.cpuUsPerRecord);
+        const c = ratio(ss?.p99Ms, jp?.p99Ms);
+        const d = ratio(ss?.p50Ms, jp?.p50Ms);
+        out[`cpuPerRecordVsJavaAt${pct}pct${suffix}_p${p}`] = a;
+        out[`cpuPerRecordVsJavaPeerAt${pct}pct${suffix}_p${p}`] = b;
+        out[`e2eP99VsJavaAt${pct}pct${suffix}_p${p}`] = c;
+        vsScp.push(a);
+        vsPeer.push(b);
+        p99.push(c);
+        p50.push(d);
+      }
+      out[`cpuPerRecordVsJavaAt${pct}pct${suffix}`] = gm(vsScp);
+      out[`cpuPerRecordVsJavaPeerAt${pct}pct${suffix}`] = gm(vsPeer);
+      out[`e2eP99VsJavaAt${pct}pct${suffix}`] = gm(p99);
+      out[`e2eP50VsJavaAt${pct}pct${suffix}`] = gm(p50);
     }
-    out[`cpuPerRecordVsJavaAt${pct}pct`] = gm(vsScp);
-    out[`cpuPerRecordVsJavaPeerAt${pct}pct`] = gm(vsPeer);
-    out[`e2eP99VsJavaAt${pct}pct`] = gm(p99);
-    out[`e2eP50VsJavaAt${pct}pct`] = gm(p50);
   }
   return out;
 }
@@ -148,7 +164,7 @@ export function renderSteady(s: SteadyResults): string[] {
   ];
   for (const r of s.rows) {
     out.push(
-      `| ${r.partitions} | ${Math.round(r.fraction * 100)}% | ${r.side}${keptUp(r) ? '' : ' ‡'} | ${n(r.targetRecordsPerSec)} | ${n(r.recordsPerSec)} | ` +
+      `| ${r.partitions} | ${Math.round(r.fraction * 100)}% | ${sideLabel(r.side)}${keptUp(r) ? '' : ' ‡'} | ${n(r.targetRecordsPerSec)} | ${n(r.recordsPerSec)} | ` +
         `${n(r.cpuUsPerRecord, 2)} | ${n(r.cpuCores, 2)} | ${n(r.rssMb)} MB | ` +
         `${r.p50Ms === null ? '–' : `${r.p50Ms} / ${r.p99Ms} ms`} | ${n(r.machineBusyCores, 2)} | ${n(r.loadAverage1m, 2)} |`,
     );

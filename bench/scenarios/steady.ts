@@ -11,6 +11,8 @@
  *   - **sharesink**: share mode, tasks = partitions, `bench/steady-sink.ts` (NoopSink plus a
  *     CreateTime → put histogram), default pool threads and `max.poll.records`, in a child process of
  *     its own (bench/child.ts, window mode);
+ *   - **sharesink tuned** (`put.placement=event-loop`, ADR 0013), the same otherwise: labelled as
+ *     tuned in the report, its ratios suffixed `EventLoop`; the goals are judged on the defaults;
  *   - **ShareConsumerPerformance** `--threads <partitions>` (the headline CPU reference);
  *   - **the Java peer** (`bench/java/ShareLatencyBench.java`, `<partitions>` KafkaShareConsumer
  *     threads, no sink latency, 500-record polls): CPU too, and the latency reference (CreateTime →
@@ -49,6 +51,7 @@ import {
   type SteadyResults,
   type SteadyRow,
   type SteadySide,
+  sideLabel,
 } from './steady-results.js';
 
 /** Runs scenario 8 when asked (--only=8, or --full). */
@@ -73,24 +76,27 @@ export async function runSteady(ctx: BenchContext, maxRateOption: string | undef
     for (const fraction of plan.fractions) {
       const rate = Math.round(maxRate * fraction);
       const pct = Math.round(fraction * 100);
-      const sides: SteadySide[] = ['sharesink', 'ShareConsumerPerformance', 'java-peer'];
+      const sides: SteadySide[] = [
+        'sharesink',
+        'sharesink-event-loop',
+        'ShareConsumerPerformance',
+        'java-peer',
+      ];
       if (flip) sides.reverse();
       flip = !flip;
       for (const side of sides) {
         if (side === 'java-peer' && !javaPeer) continue;
-        const topic = topicName(
-          `steady-${side === 'sharesink' ? 'ss' : side === 'java-peer' ? 'jp' : 'scp'}-p${partitions}-${pct}`,
-        );
+        const topic = topicName(`steady-${TOPIC_TAG[side]}-p${partitions}-${pct}`);
         const row = await measured(
-          `steady ${pct}% (${rate}/s) × ${partitions} partitions: ${side}`,
+          `steady ${pct}% (${rate}/s) × ${partitions} partitions: ${sideLabel(side)}`,
           async () => {
             await createTopic(brokers, topic, partitions);
             createdTopics.push(topic);
             const producer = startProducer(brokers, topic, rate, plan);
             try {
               const o = { brokers, topic, partitions, fraction, rate, plan };
-              return side === 'sharesink'
-                ? await runSharesink(o)
+              return side === 'sharesink' || side === 'sharesink-event-loop'
+                ? await runSharesink(o, side)
                 : side === 'java-peer'
                   ? await runPeer({ ...o, classesDir: javaPeer! })
                   : await runScp(o);
@@ -175,7 +181,14 @@ export function stop(p: ChildProcess): void {
   if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
 }
 
-async function runSharesink(o: RowInput): Promise<SteadyRow> {
+const TOPIC_TAG: Record<SteadySide, string> = {
+  sharesink: 'ss',
+  'sharesink-event-loop': 'sse',
+  ShareConsumerPerformance: 'scp',
+  'java-peer': 'jp',
+};
+
+async function runSharesink(o: RowInput, side: 'sharesink' | 'sharesink-event-loop'): Promise<SteadyRow> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sharesink-steady-'));
   const load = os.loadavg()[0]!;
   try {
@@ -188,7 +201,11 @@ async function runSharesink(o: RowInput): Promise<SteadyRow> {
       mode: 'share',
       tasks: o.partitions,
       connectorClass: path.join(BENCH_DIR, 'steady-sink.ts'),
-      connectorProps: { 'latency.dir': dir, 'share.group.share.auto.offset.reset': 'latest' },
+      connectorProps: {
+        'latency.dir': dir,
+        'share.group.share.auto.offset.reset': 'latest',
+        ...(side === 'sharesink-event-loop' ? { 'put.placement': 'event-loop' } : {}),
+      },
       measure: { kind: 'window', warmupMs: o.plan.warmupMs, windowMs: o.plan.windowMs },
       timeoutMs: 90_000,
     };
@@ -196,7 +213,7 @@ async function runSharesink(o: RowInput): Promise<SteadyRow> {
     const lat = r.windowEpochMs ? readHistograms(dir, r.windowEpochMs) : undefined;
     const cpu = r.procCpuUsPerRecord ?? null;
     return {
-      side: 'sharesink',
+      side,
       partitions: o.partitions,
       consumers: o.partitions,
       fraction: o.fraction,

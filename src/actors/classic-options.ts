@@ -2,7 +2,8 @@
 import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { ClassicClientOptions } from '../kafka/classic-consumer.js';
-import type { PoolTask, PutPool } from '../pool/put-pool.js';
+import type { PoolTask } from '../pool/put-pool.js';
+import type { PutRunner } from '../pool/put-runner.js';
 import type { ErrorLogOptions } from './errors/log-reporter.js';
 import type { ClassicErrorsOptions } from './errors/tolerance.js';
 
@@ -15,7 +16,7 @@ export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'lo
   readonly groupId: string;
   /** Java consumer settings (`consumer.*` / `consumer.override.*` without the prefix). */
   readonly consumer?: Readonly<Record<string, string>>;
-  readonly pool: PutPool;
+  readonly pool: PutRunner;
   readonly poolTask: PoolTask;
   readonly logger: Logger;
   /**

@@ -13,7 +13,8 @@ import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { ShareRecord } from '../kafka/share/share-consumer.js';
 import type { AckDisposition, BatchOutput } from '../machines/batch.js';
-import type { PoolTask, PutPool } from '../pool/put-pool.js';
+import type { PoolTask } from '../pool/put-pool.js';
+import type { PutRunner } from '../pool/put-runner.js';
 import type { PutResult } from '../pool/protocol.js';
 import { logFailedRecords, type ErrorLogOptions } from './errors/log-reporter.js';
 import { RetryBackoff } from './errors/retry-backoff.js';
@@ -31,7 +32,7 @@ export interface ShareTaskRunnerOptions {
   readonly topics: readonly string[];
   /** The task's member, or its lease on the member the connector shares on this worker. */
   readonly consumer: ShareSource;
-  readonly pool: PutPool;
+  readonly pool: PutRunner;
   readonly poolTask: PoolTask;
   readonly supervisor: LockSupervisor;
   readonly logger: Logger;

@@ -25,7 +25,8 @@ import {
   type BatchSnapshotObserver,
   type RuntimeInspector,
 } from '../observability/runtime-inspector.js';
-import type { PoolTask, PutPool } from '../pool/put-pool.js';
+import type { PoolTask } from '../pool/put-pool.js';
+import type { PutRunner } from '../pool/put-runner.js';
 import type { PutResult } from '../pool/protocol.js';
 import type { DeadLetterReason } from './errors/reasons.js';
 import { systemClock, type Clock, type TimerHandle } from './supervisor-clock.js';
@@ -86,7 +87,7 @@ export interface RunnerMode<B extends CoreBatch> {
 }
 
 export interface CoreOptions {
-  readonly pool: PutPool;
+  readonly pool: PutRunner;
   readonly counters: TaskCounters;
   readonly log: Logger;
   /** The runtime's hook (a RuntimeInspector feeds batch actors' counts from their snapshots instead). */

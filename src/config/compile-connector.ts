@@ -186,6 +186,7 @@ export function validateConnectorConfig(
     renewFraction: values['share.lock.renew.fraction'],
     retriableAction: values['share.retriable.action'] as ConnectorConfig['retriableAction'],
     maxInFlightBatches: values['max.inflight.batches'],
+    putPlacement: values['put.placement'] as ConnectorConfig['putPlacement'],
     shareGroupConfigs,
     consumer,
     warnings,

@@ -133,6 +133,8 @@ export interface ConnectorConfig {
   readonly errors: ErrorsConfig;
   /** `transforms`, `predicates` and their settings, checked; what each worker thread builds its chain from. */
   readonly transforms: TransformsConfig;
+  /** `put.placement` (ours): `pool` (default) runs puts on worker threads, `event-loop` on the main thread. */
+  readonly putPlacement: 'pool' | 'event-loop';
   /** `put.timeout.ms` (ours; Connect has none). Default: none (Infinity). */
   readonly putTimeoutMs: number;
   /** `share.lock.renewal`: `auto` (default) renews locks on Kafka ≥ 4.2, `off` never does. */

@@ -5,6 +5,7 @@
 import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { TopicPartition } from '../connect/sink-record.js';
 import type { TransformsConfig } from '../connect/transforms/spec.js';
+import type { RawRecord } from '../connect/raw-record.js';
 import type { WireBatch } from './wire-batch.js';
 
 export interface Assignment {
@@ -24,7 +25,8 @@ export interface PutRequest {
   /** The connector's transform chain, applied after the converters; none when absent. */
   readonly transforms?: TransformsConfig | undefined;
   readonly assignment: Assignment;
-  readonly batch: WireBatch;
+  /** Encoded for a worker thread; the records themselves when the put runs on the event loop. */
+  readonly batch: WireBatch | readonly RawRecord[];
 }
 
 export interface RecordRejection {

@@ -3,9 +3,9 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BroadcastChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina, queueOptionsSymbol } from 'piscina';
-import { DEFAULT_CONVERTERS, type ConvertersConfig } from '../connect/converters/registry.js';
+import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
-import { NO_TRANSFORMS, type TransformsConfig } from '../connect/transforms/spec.js';
+import type { TransformsConfig } from '../connect/transforms/spec.js';
 import { SharesinkError } from '../errors.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type {
@@ -15,11 +15,12 @@ import type {
   ErrorInfo,
   PutRequest,
   PutResult,
-  PutStats,
   StopRequest,
   WorkerData,
 } from './protocol.js';
 import { PutPlacement, type PutTicket } from './put-placement.js';
+import { abortedResult, noStats, PutRequests } from './put-request.js';
+import type { PutRunner } from './put-runner.js';
 import { encodeWireBatch, isWireBatch, transferables, type WireBatch } from './wire-batch.js';
 
 // Sources run under tsx in tests and as .js once built; the worker entry has the same extension as this file.
@@ -81,8 +82,6 @@ export interface StopTaskResult {
   readonly timedOut: readonly number[];
 }
 
-const NO_ASSIGNMENT: Assignment = Object.freeze({ version: 0, partitions: [] });
-
 /**
  * Runs sink task puts on a piscina pool. Each thread keeps its own instance of every task it has
  * served, so one task's batches can be put in parallel on several threads; a batch is encoded once
@@ -91,7 +90,7 @@ const NO_ASSIGNMENT: Assignment = Object.freeze({ version: 0, partitions: [] });
  * Threads run with atomics disabled: piscina's default parks idle threads in Atomics.wait, which would
  * freeze connectors' background I/O (pool keep-alives, timers) between puts and the stop channel.
  */
-export class PutPool {
+export class PutPool implements PutRunner {
   readonly #pool: Piscina<PutRequest, PutResult>;
   readonly #logger: Logger;
   readonly #stopTimeoutMs: number;
@@ -101,7 +100,7 @@ export class PutPool {
   readonly #startWaiters = new Set<{ done: () => void; fail: (error: unknown) => void }>();
   readonly #waiting = new Map<number, (reply: Extract<ControlReply, { op: 'stopped' }>) => void>();
   readonly #tasks = new Set<string>();
-  readonly #configKeys = new WeakMap<PoolTask, string>();
+  readonly #requestsFor = new PutRequests();
   readonly #placement: PutPlacement;
   readonly #abortGraceMs: number;
   /** Threads this pool terminated, or that crashed, → puts running on them at that moment. */
@@ -201,19 +200,12 @@ export class PutPool {
   ): Promise<PutResult> {
     const began = performance.now();
     const { signal } = options;
-    if (signal?.aborted === true) return aborted(String(signal.reason ?? 'aborted'), 0);
+    if (signal?.aborted === true) return abortedResult(String(signal.reason ?? 'aborted'), 0);
     const wire = isWireBatch(batch) ? batch : encodeWireBatch(batch);
     const putId = ++this.#nextPut;
     const ticket: PutTicket = { putId, taskId: task.id };
     const request: PutRequest & { [queueOptionsSymbol]: PutTicket } = {
-      putId,
-      taskId: task.id,
-      configKey: this.#configKey(task),
-      props: task.props,
-      converters: task.converters ?? DEFAULT_CONVERTERS,
-      transforms: task.transforms ?? NO_TRANSFORMS,
-      assignment: task.assignment ?? NO_ASSIGNMENT,
-      batch: wire,
+      ...this.#requestsFor.build(task, putId, wire),
       // read by the placement balancer on the main thread; structured clone leaves symbol keys behind
       [queueOptionsSymbol]: ticket,
     };
@@ -234,7 +226,7 @@ export class PutPool {
       // the caller already decided the batch's fate; whatever the put did, it is released or retried
       if (abortReason !== undefined)
         return {
-          ...aborted(abortReason, result.durationMs),
+          ...abortedResult(abortReason, result.durationMs),
           threadId: result.threadId,
           taskStarted: result.taskStarted,
         };
@@ -255,7 +247,7 @@ export class PutPool {
     abortReason: string | undefined,
     durationMs: number,
   ): PutResult {
-    if (abortReason !== undefined) return aborted(abortReason, durationMs);
+    if (abortReason !== undefined) return abortedResult(abortReason, durationMs);
     const threadId = this.#placement.threadOf(putId);
     let lost = threadId === undefined ? undefined : this.#lostThreads.get(threadId);
     if (threadId !== undefined && lost === undefined) {
@@ -348,19 +340,6 @@ export class PutPool {
     return this.#closing;
   }
 
-  #configKey(task: PoolTask): string {
-    let key = this.#configKeys.get(task);
-    if (key === undefined) {
-      key = JSON.stringify([
-        task.props,
-        task.converters ?? DEFAULT_CONVERTERS,
-        task.transforms ?? NO_TRANSFORMS,
-      ]);
-      this.#configKeys.set(task, key);
-    }
-    return key;
-  }
-
   #onReply(reply: ControlReply): void {
     if (reply.op === 'ready') {
       this.#ready.add(reply.threadId);
@@ -377,12 +356,4 @@ export class PutPool {
       waiter({ op: 'stopped', requestId: -1, threadId, hadInstance: false });
     }
   }
-}
-
-function noStats(durationMs: number): PutStats {
-  return { durationMs, convertMs: 0, converterFailures: [], threadId: -1, taskStarted: false };
-}
-
-function aborted(reason: string, durationMs: number): PutResult {
-  return { kind: 'aborted', reason, ...noStats(durationMs) };
 }

@@ -22,7 +22,7 @@ import type {
   RecordRejection,
 } from './protocol.js';
 import { importModule } from './import-module.js';
-import { decodeWireBatch } from './wire-batch.js';
+import { decodeWireBatch, isWireBatch } from './wire-batch.js';
 
 interface Hosted {
   readonly taskId: string;
@@ -134,6 +134,19 @@ export class TaskHost {
     this.#abortedEarly.set(putId, reason);
     // the main side drops a put it cannot place, so an entry only outlives its put on a race; keep few
     if (this.#abortedEarly.size > 256) this.#abortedEarly.delete(this.#abortedEarly.keys().next().value!);
+  }
+
+  /**
+   * Lets go of the task's instance while its put `putId` still runs (it ignored its abort and nothing
+   * can stop it): the next put of the task starts a new instance instead of queueing behind that put
+   * forever, as a pool thread that is terminated loses its instances. The old instance is never
+   * stopped. False when the put is no longer running.
+   */
+  abandon(taskId: string, putId: number): boolean {
+    if (this.#tasks.get(taskId)?.putId !== putId) return false;
+    this.#tasks.delete(taskId);
+    this.#lanes.delete(taskId);
+    return true;
   }
 
   /** Stops this thread's instance of the task, after its running put (if any) finished. */
@@ -284,7 +297,7 @@ export class TaskHost {
     try {
       await this.#syncAssignment(hosted, request);
       const convertStart = performance.now();
-      const raws = decodeWireBatch(request.batch);
+      const raws = isWireBatch(request.batch) ? decodeWireBatch(request.batch) : request.batch;
       const converted = convertBatch(raws, hosted.converters);
       converterFailures = converted.failures.map(({ index, error }) => ({
         index,

@@ -62,6 +62,22 @@ describe('steady-rate scenario', () => {
     expect(r.cpuPerRecordVsJavaAt25pct).toBeNull();
   });
 
+  it('a tuned sharesink side (put.placement=event-loop) gets its own ratios, suffixed, and leaves the defaults alone', () => {
+    const java = [
+      row('ShareConsumerPerformance', 1, 0.5, { cpuUsPerRecord: 10 }),
+      row('java-peer', 1, 0.5, { cpuUsPerRecord: 10, p50Ms: 5, p99Ms: 10 }),
+    ];
+    const defaults = [row('sharesink', 1, 0.5, { cpuUsPerRecord: 12, p50Ms: 5, p99Ms: 10 })];
+    const tuned = [row('sharesink-event-loop', 1, 0.5, { cpuUsPerRecord: 9, p50Ms: 5, p99Ms: 8 })];
+    const results = (rows: SteadyRow[]) =>
+      steadyRatios({ plan: STEADY_PLAN, maxRecordsPerSec: 20_000, maxRateBasis: 'test', rows });
+    const r = results([...java, ...defaults, ...tuned]);
+    expect(r.cpuPerRecordVsJavaAt50pct).toBe(1.2);
+    expect(r.cpuPerRecordVsJavaAt50pctEventLoop).toBe(0.9);
+    expect(r.e2eP99VsJavaAt50pctEventLoop).toBe(0.8);
+    expect(results([...java, ...defaults])).not.toHaveProperty('cpuPerRecordVsJavaAt50pctEventLoop');
+  });
+
   it('latency percentiles come from the whole seconds inside the window only', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'steady-test-'));
     try {

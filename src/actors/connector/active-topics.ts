@@ -12,7 +12,7 @@
  */
 import type { RawRecord } from '../../connect/raw-record.js';
 import type { ConverterFailureInfo, PutResult } from '../../pool/protocol.js';
-import type { PutPool } from '../../pool/put-pool.js';
+import type { PutRunner } from '../../pool/put-runner.js';
 
 export interface ActiveTopicsOptions {
   /** The connector's `topics` list; undefined for `topics.regex`, whose topics are not known ahead. */
@@ -95,8 +95,8 @@ function converted(result: PutResult): boolean {
  * The pool as task `task` sees it: the records of every put that ran are noted once its result is in.
  * Everything else is the pool's own (bound to it, so its private fields still work behind the proxy).
  */
-export function trackingPool(pool: PutPool, topics: ActiveTopics, task: number): PutPool {
-  const put: PutPool['put'] = async (poolTask, batch, options) => {
+export function trackingPool(pool: PutRunner, topics: ActiveTopics, task: number): PutRunner {
+  const put: PutRunner['put'] = async (poolTask, batch, options) => {
     const result = await pool.put(poolTask, batch, options);
     // a WireBatch (already encoded) is not read here: the runners hand raw records to put()
     if (Array.isArray(batch) && converted(result))

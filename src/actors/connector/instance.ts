@@ -11,7 +11,9 @@ import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { ConfigError } from '../../errors.js';
 import { KafkaCluster } from '../../kafka/cluster.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
+import { EventLoopPuts } from '../../pool/event-loop-puts.js';
 import { PutPool } from '../../pool/put-pool.js';
+import type { PutRunner } from '../../pool/put-runner.js';
 import { connectorOwnProblems } from '../connector-checks.js';
 import { applyShareStartPosition } from '../share-start-position.js';
 import { LockSupervisor } from '../supervisor.js';
@@ -20,7 +22,7 @@ export interface ConnectorInstance {
   readonly connector: SinkConnector;
   /** What `taskConfigs(tasks.max)` returned, at most tasks.max of them. */
   readonly taskConfigs: ReadonlyArray<Record<string, string>>;
-  readonly pool: PutPool;
+  readonly pool: PutRunner;
   readonly supervisor: LockSupervisor | undefined;
 }
 
@@ -51,13 +53,20 @@ export async function startInstance(
   if (!wanted()) return undefined;
   await connector.start(c.raw);
   // the threads boot (import the runtime and the connector) while the steps below talk to the broker
-  const pool = new PutPool({
-    connectorModule: c.connectorModule,
-    threads: Math.max(1, worker.poolThreads),
-    putsPerThread: worker.poolPutsPerThread,
-    abortGraceMs: worker.poolAbortGraceMs,
-    logger: log,
-  });
+  const pool: PutRunner =
+    c.putPlacement === 'event-loop'
+      ? new EventLoopPuts({
+          connectorModule: c.connectorModule,
+          abortGraceMs: worker.poolAbortGraceMs,
+          logger: log,
+        })
+      : new PutPool({
+          connectorModule: c.connectorModule,
+          threads: Math.max(1, worker.poolThreads),
+          putsPerThread: worker.poolPutsPerThread,
+          abortGraceMs: worker.poolAbortGraceMs,
+          logger: log,
+        });
   try {
     const taskConfigs = (await connector.taskConfigs(c.tasksMax)).slice(0, c.tasksMax);
     if (c.groupProtocol === 'share' && Object.keys(c.shareGroupConfigs).length > 0) {

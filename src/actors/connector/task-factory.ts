@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
-import type { PutPool } from '../../pool/put-pool.js';
+import type { PutRunner } from '../../pool/put-runner.js';
 import { ClassicTaskRunner } from '../classic-task-runner.js';
 import { ShareConsumer } from '../../kafka/share/share-consumer.js';
 import { DEFAULT_FETCH_MAX_BYTES } from '../../kafka/share/share-consumer-options.js';
@@ -23,7 +23,7 @@ export interface TaskFactoryOptions {
   readonly worker: WorkerConfig;
   /** The connector's logger; the runners bind their task themselves. */
   readonly logger: Logger;
-  readonly pool: PutPool;
+  readonly pool: PutRunner;
   /** Share mode only. */
   readonly supervisor: LockSupervisor | undefined;
   readonly inspect: ((event: InspectionEvent) => void) | undefined;

@@ -6,7 +6,7 @@
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import { createTaskMachine, type TaskMachine } from '../../machines/task.js';
-import type { PutPool } from '../../pool/put-pool.js';
+import type { PutRunner } from '../../pool/put-runner.js';
 import type { TaskCountersSnapshot } from '../task-counters.js';
 import type { CountersLedger } from './counters-ledger.js';
 import type { TaskShareConsumer } from './share-member.js';
@@ -38,7 +38,7 @@ export interface TaskSlotsOptions {
 export class TaskSlots {
   private slots: TaskSlot[] = [];
   private factory: TaskFactory | undefined;
-  private pool: PutPool | undefined;
+  private pool: PutRunner | undefined;
   /** Task restarts under way, by task id: a second request joins the first; stopping waits for them. */
   private readonly restarts = new Map<number, Promise<void>>();
 
@@ -69,7 +69,7 @@ export class TaskSlots {
    */
   async start(
     factory: TaskFactory,
-    pool: PutPool,
+    pool: PutRunner,
     configs: ReadonlyArray<Record<string, string>>,
     only?: readonly number[],
   ): Promise<void> {

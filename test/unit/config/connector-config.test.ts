@@ -40,6 +40,7 @@ describe('compileConnectorConfig', () => {
       renewFraction: 0.5,
       retriableAction: 'retry',
       maxInFlightBatches: 4,
+      putPlacement: 'pool',
       shareGroupConfigs: {},
       consumer: { 'group.id': 'connect-orders', 'group.protocol': 'classic' },
       warnings: [],

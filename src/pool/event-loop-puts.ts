@@ -1,0 +1,140 @@
+/**
+ * `put.placement=event-loop`: puts run on the main thread's event loop, with no worker thread between
+ * the fetched records and the sink (ADR 0013). For a sink whose `put()` awaits I/O (a database, an
+ * endpoint) the pool's thread hop is pure cost: ~3 µs per record at a steady rate (ADR 0011).
+ *
+ * What the pool gives and this does not: a put that computes blocks the event loop (fetches,
+ * heartbeats and lock renewals wait for it); a put that ignores its abort signal cannot be stopped,
+ * so its batch is given up as aborted after `pool.abort.grace.ms` while the put runs on, and its
+ * instance is abandoned (never stopped) for a new one, as a terminated pool thread's would be; an
+ * exception a task throws outside a put (a timer, an unhandled rejection) reaches the process.
+ */
+import { performance } from 'node:perf_hooks';
+import type { RawRecord } from '../connect/raw-record.js';
+import { defaultLogger, type Logger } from '../logger.js';
+import type { PutResult } from './protocol.js';
+import { DEFAULT_ABORT_GRACE_MS, type PoolTask, type PutOptions, type StopTaskResult } from './put-pool.js';
+import { abortedResult, PutRequests } from './put-request.js';
+import type { PutRunner } from './put-runner.js';
+import { errorInfo, TaskHost } from './task-host.js';
+import type { WireBatch } from './wire-batch.js';
+
+export interface EventLoopPutsOptions {
+  /** Module specifier or URL of the connector module. */
+  readonly connectorModule: string | URL;
+  /** How long an aborted put gets to honour its abort signal before its batch is given up. */
+  readonly abortGraceMs?: number;
+  /** How long stopTask() waits for the task's instance to stop. Default 30 s. */
+  readonly stopTimeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+/** The `threadId` results carry here: the main thread's. */
+const MAIN_THREAD = 0;
+
+export class EventLoopPuts implements PutRunner {
+  readonly threads = 0;
+  /** Every task's puts run side by side; `tasks.max` × `max.inflight.batches` bounds them. */
+  readonly putsPerThread = Number.POSITIVE_INFINITY;
+  readonly #host: TaskHost;
+  readonly #requests = new PutRequests();
+  readonly #abortGraceMs: number;
+  readonly #stopTimeoutMs: number;
+  readonly #logger: Logger;
+  readonly #tasks = new Set<string>();
+  #nextPut = 0;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: EventLoopPutsOptions) {
+    this.#host = new TaskHost(String(options.connectorModule));
+    this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
+    this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
+    this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
+  }
+
+  started(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * Runs the put here, on the records as they are (no copy; they are left as they were, for a retry).
+   * Once `signal` fires the result is `aborted` whatever the put does: the caller has decided the
+   * batch's fate. A put that honours its signal ends it; one that does not is given up after the grace.
+   */
+  put(task: PoolTask, batch: WireBatch | readonly RawRecord[], options: PutOptions = {}): Promise<PutResult> {
+    const { signal } = options;
+    if (signal?.aborted === true)
+      return Promise.resolve(abortedResult(String(signal.reason), 0, MAIN_THREAD));
+    const putId = ++this.#nextPut;
+    this.#tasks.add(task.id);
+    const running = this.#host.put(this.#requests.build(task, putId, batch));
+    if (signal === undefined) return running;
+    const began = performance.now();
+    return new Promise((resolve) => {
+      let grace: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        this.#host.abort(putId, String(signal.reason));
+        grace = setTimeout(() => {
+          // the next put of the task gets a new instance rather than waiting behind this one forever
+          const abandoned = this.#host.abandon(task.id, putId);
+          this.#logger.warn(
+            { taskId: task.id, graceMs: this.#abortGraceMs, abandoned },
+            'put ignored its abort signal; put.placement=event-loop cannot stop it, so it runs on while its records are released or retried' +
+              (abandoned ? ', and the task gets a new instance' : ''),
+          );
+          resolve(abortedResult(String(signal.reason), performance.now() - began, MAIN_THREAD));
+        }, this.#abortGraceMs);
+        grace.unref();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void running.then((result) => {
+        signal.removeEventListener('abort', onAbort);
+        clearTimeout(grace);
+        resolve(
+          signal.aborted
+            ? {
+                ...abortedResult(String(signal.reason), result.durationMs, MAIN_THREAD),
+                taskStarted: result.taskStarted,
+              }
+            : result,
+        );
+      });
+    });
+  }
+
+  /** Stops the task's instance once its running put finished (at most `stopTimeoutMs`). */
+  async stopTask(taskId: string): Promise<StopTaskResult> {
+    this.#tasks.delete(taskId);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.#stopTimeoutMs);
+      timer.unref();
+    });
+    const stopping = this.#host.stop(taskId).then(
+      (hadInstance) => ({ stopped: hadInstance ? 1 : 0, failed: [], timedOut: [] }),
+      (error: unknown) => ({
+        stopped: 0,
+        failed: [{ ...errorInfo(error), threadId: MAIN_THREAD }],
+        timedOut: [],
+      }),
+    );
+    const result: StopTaskResult = await Promise.race([stopping, timeout]).then((r) =>
+      r === 'timeout' ? { stopped: 0, failed: [], timedOut: [MAIN_THREAD] } : r,
+    );
+    clearTimeout(timer);
+    if (result.failed.length > 0 || result.timedOut.length > 0)
+      this.#logger.warn(
+        { taskId, failed: result.failed, timedOut: result.timedOut },
+        'task did not stop cleanly',
+      );
+    return result;
+  }
+
+  /** Stops every task that was put through it. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([...this.#tasks].map((taskId) => this.stopTask(taskId))).then(
+      () => undefined,
+    );
+    return this.#closing;
+  }
+}
