@@ -4,7 +4,10 @@
  * group per run), A and B in turn, and the CPU per record over the steady part is printed per run.
  *
  *   tsx bench/drain-ab.ts --a=/tmp/base --b=. [--rounds=4] [--records=2000000] [--size=100]
- *     [--partitions=1] [--tasks=1] [--brokers=127.0.0.1:29092]
+ *     [--partitions=1] [--tasks=1] [--brokers=127.0.0.1:29092] [--a-prop=k=v ...] [--b-prop=k=v ...]
+ *
+ * `--a-prop` / `--b-prop` add connector settings to one side: `--a=. --b=. --b-prop=put.placement=event-loop`
+ * compares a setting on one checkout.
  *
  * The other checkout needs its dependencies (`ln -s "$PWD/node_modules" /tmp/base/` will do).
  * Long drains (2,000,000 records) show the per-record cost; scenario 5's 500,000-record drains last
@@ -29,6 +32,8 @@ const { values } = parseArgs({
     partitions: { type: 'string', default: '1' },
     tasks: { type: 'string', default: '1' },
     brokers: { type: 'string', default: '127.0.0.1:29092' },
+    'a-prop': { type: 'string', multiple: true, default: [] },
+    'b-prop': { type: 'string', multiple: true, default: [] },
   },
 });
 if (!values.a || !values.b) throw new Error('--a=<checkout> and --b=<checkout> are required');
@@ -37,8 +42,16 @@ const records = Number(values.records);
 const recordSize = Number(values.size);
 const partitions = Number(values.partitions);
 const brokers = values.brokers;
+const propsOf = (given: string[]): Record<string, string> =>
+  Object.fromEntries(given.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const sideProps = { A: propsOf(values['a-prop']), B: propsOf(values['b-prop']) };
 
-function drain(dir: string, label: string, topic: string): Promise<ChildResult> {
+function drain(
+  dir: string,
+  label: string,
+  topic: string,
+  props: Record<string, string>,
+): Promise<ChildResult> {
   const spec: WorkerRunSpec = {
     kind: 'worker',
     label,
@@ -49,7 +62,7 @@ function drain(dir: string, label: string, topic: string): Promise<ChildResult> 
     tasks: Number(values.tasks),
     poolThreads: os.availableParallelism(),
     connectorClass: 'NoopSink',
-    connectorProps: { 'consumer.override.max.poll.records': '500' },
+    connectorProps: { 'consumer.override.max.poll.records': '500', ...props },
     measure: { kind: 'drain', records },
     timeoutMs: 600_000,
   };
@@ -66,7 +79,7 @@ try {
   const seen: Record<'A' | 'B', number[]> = { A: [], B: [] };
   for (let i = 0; i < Number(values.rounds); i++) {
     for (const side of ['A', 'B'] as const) {
-      const r = await drain(sides[side], `drain-ab-${side}${i}`, topic);
+      const r = await drain(sides[side], `drain-ab-${side}${i}`, topic, sideProps[side]);
       seen[side].push(round(r.cpuUsPerRecord, 2));
       say(
         `${side}${i}: ${round(r.cpuUsPerRecord, 2)} µs/record, steady ${round(r.steadyRecordsPerSec ?? 0)}/s, ` +
@@ -75,8 +88,10 @@ try {
     }
   }
   const median = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
-  say(`A ${sides.A}: ${seen.A.join(' / ')} (median ${median(seen.A)})`);
-  say(`B ${sides.B}: ${seen.B.join(' / ')} (median ${median(seen.B)})`);
+  const named = (side: 'A' | 'B') =>
+    `${sides[side]}${Object.keys(sideProps[side]).length > 0 ? ` ${JSON.stringify(sideProps[side])}` : ''}`;
+  say(`A ${named('A')}: ${seen.A.join(' / ')} (median ${median(seen.A)})`);
+  say(`B ${named('B')}: ${seen.B.join(' / ')} (median ${median(seen.B)})`);
 } finally {
   await deleteTopics(brokers, [topic]);
 }
