@@ -13,9 +13,9 @@ import { performance } from 'node:perf_hooks';
 import type { RawRecord } from '../connect/raw-record.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type { PutResult } from './protocol.js';
-import { DEFAULT_ABORT_GRACE_MS, type PoolTask, type PutOptions, type StopTaskResult } from './put-pool.js';
+import { DEFAULT_ABORT_GRACE_MS } from './put-pool.js';
 import { abortedResult, PutRequests } from './put-request.js';
-import type { PutRunner } from './put-runner.js';
+import type { PoolTask, PutOptions, PutRunner, StopTaskResult } from './put-runner.js';
 import { errorInfo, TaskHost } from './task-host.js';
 import type { WireBatch } from './wire-batch.js';
 

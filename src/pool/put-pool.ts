@@ -3,14 +3,11 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BroadcastChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina, queueOptionsSymbol } from 'piscina';
-import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
-import type { TransformsConfig } from '../connect/transforms/spec.js';
 import { SharesinkError } from '../errors.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type {
   AbortRequest,
-  Assignment,
   ControlReply,
   ErrorInfo,
   PutRequest,
@@ -20,7 +17,10 @@ import type {
 } from './protocol.js';
 import { PutPlacement, type PutTicket } from './put-placement.js';
 import { abortedResult, noStats, PutRequests } from './put-request.js';
-import type { PutRunner } from './put-runner.js';
+import type { PoolTask, PutOptions, PutRunner, StopTaskResult } from './put-runner.js';
+
+// where callers have always found them
+export type { PoolTask, PutOptions, StopTaskResult } from './put-runner.js';
 import { encodeWireBatch, isWireBatch, transferables, type WireBatch } from './wire-batch.js';
 
 // Sources run under tsx in tests and as .js once built; the worker entry has the same extension as this file.
@@ -50,37 +50,9 @@ export interface PutPoolOptions {
   resourceLimits?: ResourceLimits;
 }
 
-/** One sink task as the pool needs it: the same object may be passed to every put. */
-export interface PoolTask {
-  readonly id: string;
-  readonly props: Readonly<Record<string, string>>;
-  readonly converters?: ConvertersConfig;
-  readonly transforms?: TransformsConfig;
-  readonly assignment?: Assignment;
-}
-
-export interface PutOptions {
-  /**
-   * Cancels the put; it then resolves `aborted`. A put still queued is dropped. A running put's
-   * `context.abortSignal()` fires in its thread; if the put has not returned within the abort grace,
-   * its thread is terminated: every task instance it hosted is gone without `stop()` (re-created by
-   * the next put that lands on the replacement thread), and the other puts running on that thread
-   * resolve `aborted` with `threadLost`, so their records are released or retried, never lost.
-   */
-  signal?: AbortSignal;
-}
-
 /** Enough for 8 tasks × the default 4 puts in flight on 2 threads; I/O-bound puts mostly wait. */
 export const DEFAULT_PUTS_PER_THREAD = 16;
 export const DEFAULT_ABORT_GRACE_MS = 1000;
-
-export interface StopTaskResult {
-  /** Threads that had an instance of the task and stopped it. */
-  readonly stopped: number;
-  readonly failed: readonly (ErrorInfo & { readonly threadId: number })[];
-  /** Threads that did not answer within stopTimeoutMs (typically stuck in a put). */
-  readonly timedOut: readonly number[];
-}
 
 /**
  * Runs sink task puts on a piscina pool. Each thread keeps its own instance of every task it has

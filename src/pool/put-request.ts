@@ -3,7 +3,7 @@ import { DEFAULT_CONVERTERS } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
 import { NO_TRANSFORMS } from '../connect/transforms/spec.js';
 import type { Assignment, PutRequest, PutResult, PutStats } from './protocol.js';
-import type { PoolTask } from './put-pool.js';
+import type { PoolTask } from './put-runner.js';
 import type { WireBatch } from './wire-batch.js';
 
 const NO_ASSIGNMENT: Assignment = Object.freeze({ version: 0, partitions: [] });

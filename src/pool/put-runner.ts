@@ -2,10 +2,39 @@
  * What the task runners need of whatever runs their puts: the piscina pool (`put.placement=pool`, the
  * default) or the event loop itself (`put.placement=event-loop`, {@link EventLoopPuts}).
  */
+import type { ConvertersConfig } from '../connect/converters/registry.js';
 import type { RawRecord } from '../connect/raw-record.js';
-import type { PutResult } from './protocol.js';
-import type { PoolTask, PutOptions, StopTaskResult } from './put-pool.js';
+import type { TransformsConfig } from '../connect/transforms/spec.js';
+import type { Assignment, ErrorInfo, PutResult } from './protocol.js';
 import type { WireBatch } from './wire-batch.js';
+
+/** One sink task as the pool needs it: the same object may be passed to every put. */
+export interface PoolTask {
+  readonly id: string;
+  readonly props: Readonly<Record<string, string>>;
+  readonly converters?: ConvertersConfig;
+  readonly transforms?: TransformsConfig;
+  readonly assignment?: Assignment;
+}
+
+export interface PutOptions {
+  /**
+   * Cancels the put; it then resolves `aborted`. A put still queued is dropped. A running put's
+   * `context.abortSignal()` fires in its thread; if the put has not returned within the abort grace,
+   * its thread is terminated: every task instance it hosted is gone without `stop()` (re-created by
+   * the next put that lands on the replacement thread), and the other puts running on that thread
+   * resolve `aborted` with `threadLost`, so their records are released or retried, never lost.
+   */
+  signal?: AbortSignal;
+}
+
+export interface StopTaskResult {
+  /** Threads that had an instance of the task and stopped it. */
+  readonly stopped: number;
+  readonly failed: readonly (ErrorInfo & { readonly threadId: number })[];
+  /** Threads that did not answer within stopTimeoutMs (typically stuck in a put). */
+  readonly timedOut: readonly number[];
+}
 
 export interface PutRunner {
   /** Worker threads that run puts; 0 when they run on the event loop. */
