@@ -7,18 +7,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueGroup, uniqueTopic } from './harness/kafka.js';
 import {
   committedOffsets,
-  createSecureTopic,
   deleteSecureTopics,
   grant,
   mtlsClient,
-  produceSecure,
   scramClient,
   secureBroker,
+  runSecuredCliToExit,
   SECURE,
-  startSecuredCli,
+  secureTopicWithRecords,
 } from './harness/secure-broker.js';
 import { lines } from './harness/wait.js';
 
@@ -34,30 +32,24 @@ afterAll(async () => {
   await deleteSecureTopics(topics);
 });
 
-async function topicWithRecords(prefix: string): Promise<{ topic: string; group: string; values: string[] }> {
-  const topic = uniqueTopic(prefix);
-  topics.push(topic);
-  await createSecureTopic(topic, 2);
-  const values = Array.from({ length: N }, (_, i) => `${prefix}-${i}`);
-  await produceSecure(topic, values);
-  return { topic, group: uniqueGroup(prefix), values };
-}
+const topicWithRecords = (prefix: string) => secureTopicWithRecords(topics, prefix, N);
 
-/** Runs the CLI to its exit; the exit code, the last stderr line, how long it took, and the sink file. */
-async function failingRun(
+/** Runs the CLI to its exit: the exit code, the last stderr line, how long it took, and the sink file. */
+const failingRun = (
   name: string,
   mode: 'share' | 'classic',
   client: readonly string[],
   s: { topic: string; group: string },
-): Promise<{ code: number | null; last: string; ms: number; file: string; stderr: string }> {
-  const file = path.join(dir, `${name}.out`);
-  const started = Date.now();
-  const run = startSecuredCli({ dir, name, topic: s.topic, group: s.group, mode, file, client });
-  const code = await run.exited;
-  const stderr = run.stderr();
-  const last = stderr.trim().split('\n').at(-1) ?? '';
-  return { code, last, ms: Date.now() - started, file, stderr };
-}
+) =>
+  runSecuredCliToExit({
+    dir,
+    name,
+    topic: s.topic,
+    group: s.group,
+    mode,
+    file: path.join(dir, `${name}.out`),
+    client,
+  });
 
 function expectNothingDone(r: { file: string; stderr: string }): void {
   expect(lines(r.file)).toEqual([]);

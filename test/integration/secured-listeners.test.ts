@@ -12,15 +12,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from './harness/cli.js';
-import { uniqueGroup, uniqueTopic } from './harness/kafka.js';
+import { uniqueTopic } from './harness/kafka.js';
 import {
-  createSecureTopic,
   deleteSecureTopics,
-  grant,
-  produceSecure,
   scramClient,
   secureBroker,
+  runSecuredCliToExit,
   SECURE,
+  secureTopicWithRecords,
   startSecuredCli,
 } from './harness/secure-broker.js';
 import { lines, until } from './harness/wait.js';
@@ -37,25 +36,18 @@ afterAll(async () => {
   await deleteSecureTopics(topics);
 });
 
-async function topicWithRecords(prefix: string): Promise<{ topic: string; group: string; values: string[] }> {
-  const topic = uniqueTopic(prefix);
-  topics.push(topic);
-  await createSecureTopic(topic, 2);
-  const values = Array.from({ length: N }, (_, i) => `${prefix}-${i}`);
-  await produceSecure(topic, values);
-  const group = uniqueGroup(prefix);
-  await grant(sharesinkUser, { topic, group });
-  return { topic, group, values };
-}
+const topicWithRecords = (prefix: string) => secureTopicWithRecords(topics, prefix, N, sharesinkUser);
 
-async function failingRun(name: string, client: readonly string[], s: { topic: string; group: string }) {
-  const file = path.join(dir, `${name}.out`);
-  const started = Date.now();
-  const run = startSecuredCli({ dir, name, topic: s.topic, group: s.group, mode: 'share', file, client });
-  const code = await run.exited;
-  const stderr = run.stderr();
-  return { code, last: stderr.trim().split('\n').at(-1) ?? '', ms: Date.now() - started, stderr, file };
-}
+const failingRun = (name: string, client: readonly string[], s: { topic: string; group: string }) =>
+  runSecuredCliToExit({
+    dir,
+    name,
+    topic: s.topic,
+    group: s.group,
+    mode: 'share',
+    file: path.join(dir, `${name}.out`),
+    client,
+  });
 
 /** `client` with bootstrap.servers replaced. */
 const at = (client: readonly string[], address: string) =>

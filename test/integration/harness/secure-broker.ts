@@ -19,6 +19,7 @@ import {
 } from 'kafkajs';
 import { portAnswers, REPO_ROOT, runKafkaScript } from './broker.js';
 import { startCli, type CliRun } from './cli.js';
+import { uniqueGroup, uniqueTopic } from './kafka.js';
 
 /** The base port: PLAINTEXT; the controller is + 1, SASL_SSL + 2, mTLS + 3 (as in scripts/kafka/lib.sh). */
 const PORT = Number(process.env.KAFKA_SECURE_PORT ?? 9392);
@@ -254,4 +255,41 @@ export function startSecuredCli(o: {
     ].join('\n'),
   );
   return startCli(['standalone', worker, connector]);
+}
+
+/**
+ * A new secured topic (2 partitions, pushed to `topics` for cleanup) holding `n` records
+ * `<prefix>-<i>`, and a new group name; `grantTo` (a principal) gets what a connector needs on both.
+ */
+export async function secureTopicWithRecords(
+  topics: string[],
+  prefix: string,
+  n: number,
+  grantTo?: string,
+): Promise<{ topic: string; group: string; values: string[] }> {
+  const topic = uniqueTopic(prefix);
+  topics.push(topic);
+  await createSecureTopic(topic, 2);
+  const values = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+  await produceSecure(topic, values);
+  const group = uniqueGroup(prefix);
+  if (grantTo !== undefined) await grant(grantTo, { topic, group });
+  return { topic, group, values };
+}
+
+/** {@link startSecuredCli} run to its exit: the code, the last stderr line, how long it took, stderr. */
+export async function runSecuredCliToExit(
+  o: Parameters<typeof startSecuredCli>[0],
+): Promise<{ code: number | null; last: string; ms: number; file: string; stderr: string }> {
+  const started = Date.now();
+  const run = startSecuredCli(o);
+  const code = await run.exited;
+  const stderr = run.stderr();
+  return {
+    code,
+    last: stderr.trim().split('\n').at(-1) ?? '',
+    ms: Date.now() - started,
+    file: o.file,
+    stderr,
+  };
 }
