@@ -32,11 +32,20 @@ export interface EventLoopPutsOptions {
 /** The `threadId` results carry here: the main thread's. */
 const MAIN_THREAD = 0;
 
+/**
+ * Task instances live in hosts, as in the pool's threads: a put goes to the first host where its task
+ * is not putting, and a new host is made when there is none. So a task runs as many puts at once as
+ * the pool would give it (one per instance, up to `max.inflight.batches`), each instance one put at a
+ * time, and a put that never ends holds only its own instance.
+ */
 export class EventLoopPuts implements PutRunner {
   readonly threads = 0;
   /** Every task's puts run side by side; `tasks.max` × `max.inflight.batches` bounds them. */
   readonly putsPerThread = Number.POSITIVE_INFINITY;
-  readonly #host: TaskHost;
+  readonly #specifier: string;
+  readonly #hosts: TaskHost[] = [];
+  /** host → task id → puts of that task running on it (at most one, the host's lane). */
+  readonly #running = new Map<TaskHost, Map<string, number>>();
   readonly #requests = new PutRequests();
   readonly #abortGraceMs: number;
   readonly #stopTimeoutMs: number;
@@ -46,7 +55,7 @@ export class EventLoopPuts implements PutRunner {
   #closing: Promise<void> | undefined;
 
   constructor(options: EventLoopPutsOptions) {
-    this.#host = new TaskHost(String(options.connectorModule));
+    this.#specifier = String(options.connectorModule);
     this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
@@ -67,16 +76,19 @@ export class EventLoopPuts implements PutRunner {
       return Promise.resolve(abortedResult(String(signal.reason), 0, MAIN_THREAD));
     const putId = ++this.#nextPut;
     this.#tasks.add(task.id);
-    const running = this.#host.put(this.#requests.build(task, putId, batch));
+    const host = this.#hostFor(task.id);
+    this.#mark(host, task.id, +1);
+    const running = host.put(this.#requests.build(task, putId, batch));
+    void running.then(() => this.#mark(host, task.id, -1));
     if (signal === undefined) return running;
     const began = performance.now();
     return new Promise((resolve) => {
       let grace: NodeJS.Timeout | undefined;
       const onAbort = (): void => {
-        this.#host.abort(putId, String(signal.reason));
+        host.abort(putId, String(signal.reason));
         grace = setTimeout(() => {
           // the next put of the task gets a new instance rather than waiting behind this one forever
-          const abandoned = this.#host.abandon(task.id, putId);
+          const abandoned = host.abandon(task.id, putId);
           this.#logger.warn(
             { taskId: task.id, graceMs: this.#abortGraceMs, abandoned },
             'put ignored its abort signal; put.placement=event-loop cannot stop it, so it runs on while its records are released or retried' +
@@ -102,7 +114,7 @@ export class EventLoopPuts implements PutRunner {
     });
   }
 
-  /** Stops the task's instance once its running put finished (at most `stopTimeoutMs`). */
+  /** Stops the task's instances once their running puts finished (at most `stopTimeoutMs`). */
   async stopTask(taskId: string): Promise<StopTaskResult> {
     this.#tasks.delete(taskId);
     let timer: NodeJS.Timeout | undefined;
@@ -110,24 +122,46 @@ export class EventLoopPuts implements PutRunner {
       timer = setTimeout(() => resolve('timeout'), this.#stopTimeoutMs);
       timer.unref();
     });
-    const stopping = this.#host.stop(taskId).then(
-      (hadInstance) => ({ stopped: hadInstance ? 1 : 0, failed: [], timedOut: [] }),
-      (error: unknown) => ({
-        stopped: 0,
-        failed: [{ ...errorInfo(error), threadId: MAIN_THREAD }],
-        timedOut: [],
-      }),
-    );
-    const result: StopTaskResult = await Promise.race([stopping, timeout]).then((r) =>
-      r === 'timeout' ? { stopped: 0, failed: [], timedOut: [MAIN_THREAD] } : r,
+    const outcomes = await Promise.all(
+      this.#hosts.map((host) =>
+        Promise.race([
+          host.stop(taskId).then(
+            (hadInstance) => ({ hadInstance }),
+            (error: unknown) => ({ error: errorInfo(error) }),
+          ),
+          timeout,
+        ]),
+      ),
     );
     clearTimeout(timer);
+    const result: StopTaskResult = {
+      stopped: outcomes.filter((o) => o !== 'timeout' && 'hadInstance' in o && o.hadInstance).length,
+      failed: outcomes.flatMap((o) =>
+        o !== 'timeout' && 'error' in o ? [{ ...o.error, threadId: MAIN_THREAD }] : [],
+      ),
+      timedOut: outcomes.some((o) => o === 'timeout') ? [MAIN_THREAD] : [],
+    };
     if (result.failed.length > 0 || result.timedOut.length > 0)
       this.#logger.warn(
         { taskId, failed: result.failed, timedOut: result.timedOut },
         'task did not stop cleanly',
       );
     return result;
+  }
+
+  #hostFor(taskId: string): TaskHost {
+    for (const host of this.#hosts) if ((this.#running.get(host)?.get(taskId) ?? 0) === 0) return host;
+    const host = new TaskHost(this.#specifier);
+    this.#hosts.push(host);
+    return host;
+  }
+
+  #mark(host: TaskHost, taskId: string, delta: number): void {
+    let tasks = this.#running.get(host);
+    if (tasks === undefined) this.#running.set(host, (tasks = new Map()));
+    const n = (tasks.get(taskId) ?? 0) + delta;
+    if (n > 0) tasks.set(taskId, n);
+    else tasks.delete(taskId);
   }
 
   /** Stops every task that was put through it. Idempotent. */

@@ -57,6 +57,22 @@ describe('EventLoopPuts (put.placement=event-loop)', () => {
     expect(events[2]!['offsets']).toEqual([{ topic: 'orders', partition: 2, offset: 42 }]);
   });
 
+  it('runs two puts of one task at once on two instances, as two pool threads would; stopTask stops both', async () => {
+    const { r } = runner('waiting');
+    const t = task({ 'wait.ms': '300' });
+    const results = await Promise.all([r.put(t, records(['a'])), r.put(t, records(['b']))]);
+    expect(results.map((x) => x.kind)).toEqual(['ok', 'ok']);
+    const events = readEvents(t.events);
+    const begins = events.filter((e) => e.event === 'begin').map((e) => e['at'] as number);
+    const ends = events.filter((e) => e.event === 'end').map((e) => e['at'] as number);
+    expect(events.filter((e) => e.event === 'start')).toHaveLength(2);
+    // both began before either ended: they overlapped
+    expect(Math.max(...begins)).toBeLessThan(Math.min(...ends));
+    // a third put reuses an idle instance rather than starting another
+    expect(await r.put(t, records(['now']))).toMatchObject({ kind: 'ok', taskStarted: false });
+    expect(await r.stopTask(t.id)).toEqual({ stopped: 2, failed: [], timedOut: [] });
+  });
+
   it('gives the same retriable and fatal results as the pool', async () => {
     const retriable = runner('retriable').r;
     const t = task();
