@@ -133,7 +133,7 @@ async function validate(files: string[]): Promise<void> {
   for (const note of workerNotes(worker)) process.stdout.write(`  note: ${note}\n`);
   for (const c of connectors) {
     process.stdout.write(
-      `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s))\n`,
+      `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s)${c.putPlacement === 'event-loop' ? ', puts on the event loop' : ''})\n`,
     );
     const { warnings, notices } = await connectorNotes(c);
     for (const w of [...c.warnings, ...classicConsumerNotes(c), ...warnings, ...notices])

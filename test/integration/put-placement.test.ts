@@ -1,13 +1,14 @@
 // put.placement on a real broker: with `event-loop` a share connector's puts run on the main thread (no
 // pool threads), every record is put and accepted once, and the worker stops cleanly; the same in
 // classic mode. The pool (the default) is what every other integration test runs.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
 import { readEvents } from '../fixtures/connectors/shared.js';
+import { startCli } from './harness/cli.js';
 import { createTopic, deleteTopics, produce, REPO_ROOT, testBrokers, uniqueTopic } from './harness/kafka.js';
 import { testLogger } from './harness/share.js';
 
@@ -98,5 +99,30 @@ describe('put.placement=event-loop', () => {
     const values = events.filter((e) => e.event === 'end').reduce((n, e) => n + (e['count'] as number), 0);
     expect(values).toBeGreaterThanOrEqual(RECORDS);
     expect(new Set(events.map((e) => e.thread))).toEqual(new Set([0]));
+  });
+});
+
+describe('put.placement in sharesink validate', () => {
+  it('says where the puts run, and names the key and the accepted values of a bad one', async () => {
+    const workerFile = path.join(dir, 'worker.properties');
+    writeFileSync(workerFile, `bootstrap.servers=${testBrokers()}\n`);
+    const connector = (name: string, placement: string) => {
+      const file = path.join(dir, `${name}.properties`);
+      writeFileSync(
+        file,
+        [`name=${name}`, 'connector.class=NoopSink', 'topics=t', `put.placement=${placement}`].join('\n'),
+      );
+      return file;
+    };
+    const ok = startCli(['validate', workerFile, connector('on-loop', 'event-loop')]);
+    expect(await ok.exited).toBe(0);
+    expect(ok.stdout()).toContain(
+      'on-loop: valid (classic mode, group connect-on-loop, 1 task(s), puts on the event loop)',
+    );
+    const bad = startCli(['validate', workerFile, connector('inline', 'inline')]);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toContain(
+      'put.placement: "inline" is not one of the accepted values; accepted: a string, one of pool, event-loop',
+    );
   });
 });

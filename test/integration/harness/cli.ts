@@ -10,6 +10,8 @@ export interface CliRun {
   readonly child: ChildProcess;
   /** Everything written to stderr so far (logs and error messages). */
   stderr(): string;
+  /** Everything written to stdout so far (what `validate` reports). */
+  stdout(): string;
   /** Resolves with the exit code. */
   readonly exited: Promise<number | null>;
 }
@@ -17,12 +19,15 @@ export interface CliRun {
 export function startCli(args: readonly string[]): CliRun {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, stderr: () => stderr, exited };
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  // 'close', not 'exit': the pipes are drained by then
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stderr: () => stderr, stdout: () => stdout, exited };
 }
 
 /**
