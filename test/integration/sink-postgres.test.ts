@@ -638,6 +638,21 @@ describe('PostgresSink against PostgreSQL', () => {
     expect(errant).toEqual([]);
   });
 
+  it('connection.url copied from a JDBC sink config (jdbc:postgresql://host:port/db?user=…) writes', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const server = new URL(PG_URL);
+    const params = new URLSearchParams({ user: decodeURIComponent(server.username) });
+    if (server.password !== '') params.set('password', decodeURIComponent(server.password));
+    const jdbcUrl = `jdbc:postgresql://${server.host}${server.pathname}?${params}`;
+    expect(new PostgresSinkConnector().validate({ 'connection.url': jdbcUrl, table }).size).toBe(0);
+    const t = await pgTask({ 'connection.url': jdbcUrl, table });
+    tasks.push(t);
+    await t.task.put([rec({ id: 1 }), rec({ id: 2 })]);
+    expect(t.errant).toEqual([]);
+    expect(await rows(`SELECT id FROM "${table}" ORDER BY id`)).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
   it('the connector validates cross-key settings', () => {
     const connector = new PostgresSinkConnector();
     expect([...connector.validate({ 'insert.mode': 'upsert' }).keys()]).toEqual(['pk.fields']);

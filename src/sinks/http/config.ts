@@ -22,10 +22,10 @@ function statusList(): Validator<readonly string[] | null> {
       if (v === null) return undefined;
       if (v.length === 0) return 'is empty';
       const parsed = StatusCodes.parse(v);
-      return typeof parsed === 'string' ? `has ${parsed}` : undefined;
+      return typeof parsed === 'string' ? parsed : undefined;
     },
-    describe: () =>
-      'a comma-separated list of status codes and ranges within 100..599 (e.g. 408,429,500-599)',
+    // ConfigDef's accepted text puts "a comma-separated list, " in front of this
+    describe: () => 'each entry a status code or an ascending range within 100..599 (e.g. 408,429,500-599)',
   };
 }
 

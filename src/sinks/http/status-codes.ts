@@ -17,21 +17,28 @@ export class StatusCodes {
 
   /**
    * Items are codes (`429`) or inclusive ranges (`500-599`), each within 100..599. Returns the set, or
-   * the reason the list is not one (for a ConfigError naming the key).
+   * what is wrong with the list, worded to follow the value as written: `is …` for a one-entry list,
+   * `has "abc", which is …` naming each bad entry of a longer one (for a ConfigError naming the key).
    */
   static parse(items: readonly string[]): StatusCodes | string {
     const ranges: (readonly [number, number])[] = [];
+    const bad: [entry: string, reason: string][] = [];
     for (const item of items) {
       const m = /^(\d{3})(?:\s*-\s*(\d{3}))?$/.exec(item.trim());
-      if (m === null) return `${JSON.stringify(item)} is neither a status code nor a range like 500-599`;
+      if (m === null) {
+        bad.push([item, 'not a status code or a range']);
+        continue;
+      }
       const from = Number(m[1]);
       const to = m[2] === undefined ? from : Number(m[2]);
-      if (from < 100 || to > 599 || from > to) {
-        return `${JSON.stringify(item)} is not a status code or ascending range within 100..599`;
-      }
-      ranges.push([from, to]);
+      if (from < 100 || to > 599) bad.push([item, 'outside 100..599']);
+      else if (from > to) bad.push([item, 'a descending range']);
+      else ranges.push([from, to]);
     }
-    return new StatusCodes(ranges, items.map((i) => i.trim()).join(','));
+    if (bad.length === 0) return new StatusCodes(ranges, items.map((i) => i.trim()).join(','));
+    if (items.length === 1) return `is ${bad[0]![1]}`;
+    const named = bad.map(([entry, reason]) => `${JSON.stringify(entry.trim())}, which is ${reason}`);
+    return `has ${named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')}, and ${named.at(-1)!}`}`;
   }
 }
 

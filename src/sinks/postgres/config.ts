@@ -13,6 +13,9 @@ const CONNECTION_PARTS = [
   'connection.database',
 ] as const;
 
+const ACCEPTED_URL =
+  'accepted: postgres://user:password@host:port/database?… (or postgresql://), or the JDBC form jdbc:postgresql://host:port/database?…';
+
 export const POSTGRES_SINK_CONFIG = new ConfigDef()
   .define({
     name: 'connection.url',
@@ -20,8 +23,9 @@ export const POSTGRES_SINK_CONFIG = new ConfigDef()
     default: null,
     importance: 'high',
     documentation:
-      'postgres://user:password@host:port/database?… connection string (hidden in logs). When set, the ' +
-      'other connection.host/port/user/password/database settings must not be.',
+      'postgres://user:password@host:port/database?… connection string (hidden in logs); a JDBC URL ' +
+      'jdbc:postgresql://host:port/database?… is accepted too. When set, the other ' +
+      'connection.host/port/user/password/database settings must not be.',
   })
   .define({
     name: 'connection.host',
@@ -134,9 +138,12 @@ export function crossKeyProblems(cfg: PostgresSinkSettings): Map<string, string[
     problems.set('pk.fields', [`pk.fields: is only used by insert.mode=upsert, not ${mode}`]);
   }
   if (cfg['connection.url'] !== null) {
+    const urlProblem = connectionUrlProblem(cfg['connection.url'].value());
+    if (urlProblem !== undefined) problems.set('connection.url', [`connection.url: ${urlProblem}`]);
     const clashing = CONNECTION_PARTS.filter((k) => cfg[k] !== null);
     if (clashing.length > 0) {
       problems.set('connection.url', [
+        ...(problems.get('connection.url') ?? []),
         `connection.url: is set together with ${clashing.join(', ')}; put everything in the URL or use only the separate settings`,
       ]);
     }
@@ -160,7 +167,7 @@ export function poolConfig(cfg: PostgresSinkSettings): PoolConfig {
     application_name: 'sharesink',
   };
   const url = cfg['connection.url'];
-  if (url !== null) return { ...common, connectionString: url.value() };
+  if (url !== null) return { ...common, connectionString: connectionString(url.value()) };
   return {
     ...common,
     host: cfg['connection.host'] ?? undefined,
@@ -169,4 +176,61 @@ export function poolConfig(cfg: PostgresSinkSettings): PoolConfig {
     password: cfg['connection.password']?.value(),
     database: cfg['connection.database'] ?? undefined,
   };
+}
+
+/**
+ * The URL node-postgres is given. Connect users copy JDBC sink configs, whose URLs differ from libpq's
+ * by the jdbc: prefix; node-postgres does not check the scheme and would read jdbc:postgresql://db/shop
+ * as no host, no user and a database called "ostgresql://db/shop".
+ */
+export function connectionString(url: string): string {
+  return url.trim().replace(/^jdbc:/i, '');
+}
+
+/**
+ * Why connection.url cannot be used, or undefined. Found at start: node-postgres accepts any string,
+ * and a URL it misreads only shows up as puts failing with an unrelated login or database error.
+ * The message shows the URL with its password hidden, and a value that is no URL at all not at all:
+ * it may be a password pasted into the wrong setting.
+ */
+export function connectionUrlProblem(url: string): string | undefined {
+  const value = connectionString(url);
+  const jdbc = value.length < url.trim().length;
+  if (!/^postgres(?:ql)?:\/\//i.test(value)) {
+    if (jdbc && /^postgresql:/i.test(value)) {
+      return `${shown(url)} names no host (pgJDBC then means localhost:5432); ${ACCEPTED_URL}`;
+    }
+    if (!jdbc && !value.includes('://')) return `is not a URL (its value is not shown); ${ACCEPTED_URL}`;
+    return `${shown(url)} is not a PostgreSQL URL; ${ACCEPTED_URL}`;
+  }
+  const authority = /^[^:]+:\/\/([^/?#]*)/.exec(value)![1]!;
+  const hosts = authority.slice(authority.lastIndexOf('@') + 1);
+  if (hosts.includes(',')) {
+    return `${shown(url)} names several hosts, and sharesink's client connects to one only: name the primary; ${ACCEPTED_URL}`;
+  }
+  let parsed: URL;
+  try {
+    // node-postgres reads user:password@/database (no host) as the default host; so does this check
+    parsed = new URL(value.replace('@/', '@localhost/'));
+  } catch {
+    return `${shown(url)} cannot be parsed as a URL (a port that is not a number, or a character in the user name or password that needs percent-encoding); ${ACCEPTED_URL}`;
+  }
+  // pgJDBC resolves table names through this schema; node-postgres ignores it and would write elsewhere
+  const schema = [...parsed.searchParams.keys()].find((k) => k.toLowerCase() === 'currentschema');
+  if (jdbc && schema !== undefined) {
+    return `${shown(url)} sets ${schema}, a pgJDBC parameter that node-postgres does not read; remove it and set table.schema instead`;
+  }
+  return undefined;
+}
+
+/** The URL as it may appear in a message: quoted, user info and password parameters hidden, however malformed. */
+function shown(url: string): string {
+  let text = url.trim();
+  const start = text.indexOf('//');
+  const at = text.lastIndexOf('@');
+  if (start >= 0 && at > start) {
+    const colon = text.indexOf(':', start + 2);
+    if (colon >= 0 && colon < at) text = `${text.slice(0, colon + 1)}[hidden]${text.slice(at)}`;
+  }
+  return JSON.stringify(text.replace(/(password\s*=\s*)[^&\s]*/gi, '$1[hidden]'));
 }

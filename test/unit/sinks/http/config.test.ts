@@ -56,7 +56,23 @@ describe('HttpSink config', () => {
     expect(text).toContain('batch.max.size: "0" is less than 1');
     expect(text).toContain('request.body.format: "xml"');
     expect(text).toContain(
-      'retry.on.status.codes: "500-400,abc" has "500-400" is not a status code or ascending range',
+      'retry.on.status.codes: "500-400,abc" has "500-400", which is a descending range, and "abc", which is not a status code or a range; accepted:',
+    );
+  });
+
+  it('a bad status list names the key, the value once, each bad entry and what is accepted', () => {
+    const accepted =
+      'accepted: a comma-separated list, each entry a status code or an ascending range within 100..599 (e.g. 408,429,500-599)';
+    const of = (value: string): string[] =>
+      problems({ 'http.url': URL, 'retry.on.status.codes': value, 'http.success.status.codes': value });
+    expect(of('5xx')).toEqual([
+      `retry.on.status.codes: "5xx" is not a status code or a range; ${accepted}`,
+      `http.success.status.codes: "5xx" is not a status code or a range; ${accepted}`,
+    ]);
+    expect(of('600')[0]).toBe(`retry.on.status.codes: "600" is outside 100..599; ${accepted}`);
+    expect(of('599-500')[0]).toBe(`retry.on.status.codes: "599-500" is a descending range; ${accepted}`);
+    expect(of('408, 5xx ,429')[0]).toBe(
+      `retry.on.status.codes: "408, 5xx ,429" has "5xx", which is not a status code or a range; ${accepted}`,
     );
   });
 
