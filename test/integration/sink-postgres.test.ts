@@ -653,6 +653,24 @@ describe('PostgresSink against PostgreSQL', () => {
     expect(await rows(`SELECT id FROM "${table}" ORDER BY id`)).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
+  it('a JDBC sink config with connection.user / connection.password beside the URL writes', async () => {
+    const table = uniqueTable();
+    await admin.query(`CREATE TABLE "${table}" (id int)`);
+    const server = new URL(PG_URL);
+    const props: Record<string, string> = {
+      'connection.url': `jdbc:postgresql://${server.host}${server.pathname}`,
+      'connection.user': decodeURIComponent(server.username),
+      table,
+    };
+    if (server.password !== '') props['connection.password'] = decodeURIComponent(server.password);
+    expect(new PostgresSinkConnector().validate(props).size).toBe(0);
+    const t = await pgTask(props);
+    tasks.push(t);
+    await t.task.put([rec({ id: 3 })]);
+    expect(t.errant).toEqual([]);
+    expect(await rows(`SELECT id FROM "${table}"`)).toEqual([{ id: 3 }]);
+  });
+
   it('the connector validates cross-key settings', () => {
     const connector = new PostgresSinkConnector();
     expect([...connector.validate({ 'insert.mode': 'upsert' }).keys()]).toEqual(['pk.fields']);

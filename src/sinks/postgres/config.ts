@@ -5,13 +5,8 @@ import { atLeast, between, nonEmptyString, oneOf } from '../../connect/config-va
 export const INSERT_MODES = ['insert', 'upsert', 'idempotent'] as const;
 export type InsertMode = (typeof INSERT_MODES)[number];
 
-const CONNECTION_PARTS = [
-  'connection.host',
-  'connection.port',
-  'connection.user',
-  'connection.password',
-  'connection.database',
-] as const;
+/** What a URL names itself: set beside connection.url, these clash. */
+const URL_PARTS = ['connection.host', 'connection.port', 'connection.database'] as const;
 
 const ACCEPTED_URL =
   'accepted: postgres://user:password@host:port/database?… (or postgresql://), or the JDBC form jdbc:postgresql://host:port/database?…';
@@ -24,8 +19,9 @@ export const POSTGRES_SINK_CONFIG = new ConfigDef()
     importance: 'high',
     documentation:
       'postgres://user:password@host:port/database?… connection string (hidden in logs); a JDBC URL ' +
-      'jdbc:postgresql://host:port/database?… is accepted too. When set, the other ' +
-      'connection.host/port/user/password/database settings must not be.',
+      'jdbc:postgresql://host:port/database?… is accepted too. When set, connection.host/port/database ' +
+      'must not be; connection.user and connection.password may be, as in a JDBC sink config, when the ' +
+      'URL names no user or password of its own.',
   })
   .define({
     name: 'connection.host',
@@ -140,11 +136,16 @@ export function crossKeyProblems(cfg: PostgresSinkSettings): Map<string, string[
   if (cfg['connection.url'] !== null) {
     const urlProblem = connectionUrlProblem(cfg['connection.url'].value());
     if (urlProblem !== undefined) problems.set('connection.url', [`connection.url: ${urlProblem}`]);
-    const clashing = CONNECTION_PARTS.filter((k) => cfg[k] !== null);
+    const named = urlCredentials(cfg['connection.url'].value());
+    const clashing = [
+      ...URL_PARTS.filter((k) => cfg[k] !== null),
+      ...(named.user && cfg['connection.user'] !== null ? ['connection.user'] : []),
+      ...(named.password && cfg['connection.password'] !== null ? ['connection.password'] : []),
+    ];
     if (clashing.length > 0) {
       problems.set('connection.url', [
         ...(problems.get('connection.url') ?? []),
-        `connection.url: is set together with ${clashing.join(', ')}; put everything in the URL or use only the separate settings`,
+        `connection.url: is set together with ${clashing.join(', ')}, which the URL names too; put everything in the URL or use only the separate settings`,
       ]);
     }
   }
@@ -167,7 +168,15 @@ export function poolConfig(cfg: PostgresSinkSettings): PoolConfig {
     application_name: 'sharesink',
   };
   const url = cfg['connection.url'];
-  if (url !== null) return { ...common, connectionString: connectionString(url.value()) };
+  if (url !== null)
+    return {
+      ...common,
+      connectionString: withCredentials(
+        connectionString(url.value()),
+        cfg['connection.user'] ?? undefined,
+        cfg['connection.password']?.value(),
+      ),
+    };
   return {
     ...common,
     host: cfg['connection.host'] ?? undefined,
@@ -233,4 +242,28 @@ function shown(url: string): string {
     if (colon >= 0 && colon < at) text = `${text.slice(0, colon + 1)}[hidden]${text.slice(at)}`;
   }
   return JSON.stringify(text.replace(/(password\s*=\s*)[^&\s]*/gi, '$1[hidden]'));
+}
+
+/** Whether the URL names a user or a password itself (in its user info, or as a parameter). */
+function urlCredentials(url: string): { user: boolean; password: boolean } {
+  const value = connectionString(url);
+  const authority = /^[^:]+:\/\/([^/?#]*)/.exec(value)?.[1] ?? '';
+  const info = authority.includes('@') ? authority.slice(0, authority.lastIndexOf('@')) : '';
+  const params = value.includes('?') ? new URLSearchParams(value.slice(value.indexOf('?') + 1)) : undefined;
+  return {
+    user: (info !== '' && !info.startsWith(':')) || params?.has('user') === true,
+    password: info.includes(':') || params?.has('password') === true,
+  };
+}
+
+/**
+ * connection.user and connection.password written into the URL, as a JDBC sink config gives them
+ * beside it: node-postgres lets a connection string override its separate fields, user unset included.
+ */
+function withCredentials(url: string, user: string | undefined, password: string | undefined): string {
+  if (user === undefined && password === undefined) return url;
+  const parsed = new URL(url);
+  if (user !== undefined) parsed.username = user;
+  if (password !== undefined) parsed.password = password;
+  return parsed.toString();
 }

@@ -68,11 +68,37 @@ describe('PostgresSink connection.url', () => {
   it('a URL problem and a clash with the separate settings are both reported', () => {
     expect(
       new PostgresSinkConnector()
-        .validate({ 'connection.url': 'mysql://db/shop', 'connection.user': 'sink' })
+        .validate({ 'connection.url': 'mysql://db/shop', 'connection.host': 'db' })
         .get('connection.url'),
     ).toEqual([
       `connection.url: "mysql://db/shop" is not a PostgreSQL URL; ${ACCEPTED}`,
-      'connection.url: is set together with connection.user; put everything in the URL or use only the separate settings',
+      'connection.url: is set together with connection.host, which the URL names too; put everything in the URL or use only the separate settings',
+    ]);
+  });
+
+  it('connection.user and connection.password beside a URL without them, as a JDBC sink config has them', () => {
+    const settings = (props: Record<string, string>) => POSTGRES_SINK_CONFIG.parse(props);
+    const jdbc = {
+      'connection.url': 'jdbc:postgresql://db:5432/shop',
+      'connection.user': 'sink',
+      'connection.password': 'p@ss/word',
+    };
+    expect(new PostgresSinkConnector().validate(jdbc).get('connection.url') ?? []).toEqual([]);
+    expect(poolConfig(settings(jdbc)).connectionString).toBe('postgresql://sink:p%40ss%2Fword@db:5432/shop');
+    // the URL's own user wins nothing silently: both is a clash
+    expect(
+      new PostgresSinkConnector()
+        .validate({ 'connection.url': 'postgres://app@db/shop', 'connection.user': 'sink' })
+        .get('connection.url'),
+    ).toEqual([
+      'connection.url: is set together with connection.user, which the URL names too; put everything in the URL or use only the separate settings',
+    ]);
+    expect(
+      new PostgresSinkConnector()
+        .validate({ 'connection.url': 'postgres://db/shop?password=x', 'connection.password': 'y' })
+        .get('connection.url'),
+    ).toEqual([
+      'connection.url: is set together with connection.password, which the URL names too; put everything in the URL or use only the separate settings',
     ]);
   });
 });
