@@ -27,7 +27,7 @@ interface Known {
 }
 
 const JDBC =
-  'for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url as postgres://user:password@host:5432/db, table, insert.mode, pk.fields; docs/sinks.md#postgressink)';
+  'for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url, connection.user and connection.password as you have them, jdbc:postgresql:// URLs included; table, insert.mode, pk.fields; docs/sinks.md#postgressink)';
 const HTTP =
   'use connector.class=HttpSink, which has its own settings (http.url rather than http.api.url, http.headers, batch.max.size, retry.on.status.codes; docs/sinks.md#httpsink)';
 const REGISTRY =
