@@ -203,7 +203,7 @@ describe('compileConnectorConfig problems (exact messages)', () => {
       compile({ ...base, 'connector.class': 'io.confluent.connect.jdbc.JdbcSinkConnector' }),
     );
     expect(problem).toBe(
-      `connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url as postgres://user:password@host:5432/db, table, insert.mode, pk.fields; docs/sinks.md#postgressink); accepted: a class name or module specifier, one of ${Object.keys(BUILTIN_CONNECTORS).join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the sink connector`,
+      `connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url, connection.user and connection.password as you have them, jdbc:postgresql:// URLs included; table, insert.mode, pk.fields; docs/sinks.md#postgressink); accepted: a class name or module specifier, one of ${Object.keys(BUILTIN_CONNECTORS).join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the sink connector`,
     );
   });
 

@@ -18,7 +18,7 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
       ),
     );
     expect(said(problem)).toBe(
-      'connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url as postgres://user:password@host:5432/db, table, insert.mode, pk.fields; docs/sinks.md#postgressink)',
+      'connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url, connection.user and connection.password as you have them, jdbc:postgresql:// URLs included; table, insert.mode, pk.fields; docs/sinks.md#postgressink)',
     );
   });
 
