@@ -19,7 +19,7 @@ import { closeInstance, startInstance, type ConnectorInstance } from './connecto
 import { LifecycleJobs } from './connector/lifecycle-jobs.js';
 import { isHalted, OperatorControls } from './connector/operator-controls.js';
 import { taskFactory } from './connector/task-factory.js';
-import { TaskSlots } from './connector/task-slots.js';
+import { failureTrace, TaskSlots } from './connector/task-slots.js';
 import type { ConnectState, ConnectorSummary, RestartOptions, TaskMetrics } from './connector/types.js';
 
 export type {
@@ -140,7 +140,7 @@ export class ConnectorRuntime {
     return 'UNASSIGNED';
   }
 
-  /** The connector's error, when its state is FAILED. */
+  /** The connector's error when its state is FAILED, led by its code when it is a SharesinkError. */
   get error(): string | undefined {
     return this.actor.getSnapshot().context.error;
   }
@@ -331,7 +331,7 @@ export class ConnectorRuntime {
       });
       await this.slots.start(factory, instance.pool, instance.taskConfigs, this.taskIds);
     } catch (err) {
-      this.actor.send({ type: 'START_FAILED', error: (err as Error).message });
+      this.actor.send({ type: 'START_FAILED', error: failureTrace(err) });
       throw err;
     }
     if (!wanted()) return;
@@ -351,7 +351,7 @@ export class ConnectorRuntime {
       await connector?.stop();
       await connector?.start(this.config.raw);
     } catch (err) {
-      this.actor.send({ type: 'START_FAILED', error: (err as Error).message });
+      this.actor.send({ type: 'START_FAILED', error: failureTrace(err) });
       throw err;
     }
     this.actor.send({ type: 'STARTED' });

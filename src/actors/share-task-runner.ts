@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
 import type { ShareRecord } from '../kafka/share/share-consumer.js';
-import type { AckDisposition, BatchOutput } from '../machines/batch.js';
+import { batchWork, type AckDisposition, type BatchOutput } from '../machines/batch.js';
 import type { PoolTask } from '../pool/put-pool.js';
 import type { PutRunner } from '../pool/put-runner.js';
 import type { PutResult } from '../pool/protocol.js';
@@ -90,6 +90,8 @@ export class ShareTaskRunner {
   private loop: Promise<void> | undefined;
   private wakeFetch: (() => void) | undefined;
   private failed: Error | undefined;
+  /** Renewals that failed once the task was stopping: said once, in the stop line. */
+  private renewalsFailedWhileStopping = 0;
   private readonly maxInFlight: number;
   private readonly maxPollRecords: number;
 
@@ -158,7 +160,13 @@ export class ShareTaskRunner {
     for (const b of batches.values()) b.actor.send({ type: 'SHUTDOWN' });
     while (batches.size > 0) await sleep(20);
     await this.o.consumer.close();
-    this.log.info(this.counters.snapshot(), 'share task stopped');
+    const failedRenewals = this.renewalsFailedWhileStopping;
+    this.log.info(
+      failedRenewals > 0
+        ? { ...this.counters.snapshot(), renewalsFailedWhileStopping: failedRenewals }
+        : this.counters.snapshot(),
+      'share task stopped',
+    );
   }
 
   private async fetchLoop(): Promise<void> {
@@ -330,21 +338,36 @@ export class ShareTaskRunner {
     try {
       results = this.o.consumer.acknowledge(batch.records, 'renew');
     } catch (err) {
-      this.log.warn({ batchId: batch.id, err: (err as Error).message }, 'renew refused');
-      this.core.send(batch.id, { type: 'RENEW_UNAVAILABLE' });
+      this.renewFailed(batch, (err as Error).message, 'renew refused');
       return;
     }
     // acknowledge() sends it with the session's next request, at the latest at the end of this turn
     void results.then((rs) => {
       const failed = rs.find((r) => r.error !== null);
       if (failed) {
-        this.log.warn({ batchId: batch.id, err: failed.error?.message }, 'renew failed; releasing early');
-        this.core.send(batch.id, { type: 'RENEW_UNAVAILABLE' });
+        this.renewFailed(batch, failed.error?.message, 'renew failed; releasing early');
         return;
       }
       const lock = this.o.consumer.acquisitionLockTimeoutMs ?? this.o.supervisor.lockDurationMs;
       this.core.send(batch.id, { type: 'RENEWED', until: sentAt + lock });
     });
+  }
+
+  /**
+   * The batch's lock could not be renewed: it is released early (a batch already settled ignores it).
+   * That is news while the task runs and the batch still holds its lock: a WARN per batch. Once the task
+   * stops, failed renewals are expected: the stop's releases go out before the renewals queued for the
+   * same records, which the broker then refuses, and the member leaving the group fails those still
+   * queued. Every batch in flight would warn about records the stop gives back anyway, so they are
+   * counted and said once, in the stop line. A batch whose final acknowledgement went first is as moot.
+   */
+  private renewFailed(batch: ShareBatch, err: string | undefined, msg: string): void {
+    const stopping = !this.running;
+    const holding = this.core.batches.has(batch.id) && batchWork(batch.actor.getSnapshot()) !== undefined;
+    if (stopping) this.renewalsFailedWhileStopping++;
+    if (!stopping && holding) this.log.warn({ batchId: batch.id, err }, msg);
+    else this.log.debug({ batchId: batch.id, err, stopping }, msg);
+    this.core.send(batch.id, { type: 'RENEW_UNAVAILABLE' });
   }
 
   /** Sends the batch's acknowledgements; resolves with null or the first error code. */

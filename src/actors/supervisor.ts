@@ -19,6 +19,7 @@ import {
   type BatchSnapshot,
   type Disposition,
 } from '../machines/batch.js';
+import { BurstLines } from '../observability/burst-lines.js';
 import { publishLockExpired, publishLockReleased, publishLockRenewed } from '../observability/channels.js';
 import { zeroLockCounters, type LockCounters } from './lock-counters.js';
 import { systemClock, type Clock, type TimerHandle } from './supervisor-clock.js';
@@ -96,6 +97,11 @@ export class LockSupervisor {
   #renewAvailable: boolean;
   readonly #watches = new Map<string, Watch>();
   readonly #counters: LockCounters = zeroLockCounters();
+  /**
+   * Put timeouts and early releases come in bursts (a slow sink times out every put, a gathered put
+   * times out all its batches at once): one line per cause and window, the counters count each batch.
+   */
+  readonly #bursts: BurstLines;
 
   constructor(options: LockSupervisorOptions) {
     const o = {
@@ -112,6 +118,7 @@ export class LockSupervisor {
     this.#releaseFraction = o.releaseFraction;
     this.#putTimeoutMs = o.putTimeoutMs;
     this.#renewAvailable = options.renewAvailable ?? false;
+    this.#bursts = new BurstLines(() => this.#clock.now());
   }
 
   get counters(): Readonly<LockCounters> {
@@ -245,7 +252,10 @@ export class LockSupervisor {
     if (w.state === 'acknowledging' && outcome?.kind === 'release') {
       if (outcome.reason === 'put-timeout' || outcome.reason === 'renew-unavailable') {
         this.#counters.batchesReleasedEarly++;
-        this.#log(w).info(
+        this.#bursts.say(
+          this.#log(w),
+          'info',
+          `released:${outcome.reason}`,
           { reason: outcome.reason, deadline: w.deadline },
           'batch released before its lock ran out',
         );
@@ -314,7 +324,10 @@ export class LockSupervisor {
     if (w.share && w.deadline !== undefined && now >= w.deadline) return { type: 'LOCK_EXPIRED' };
     if (w.putStartedAt !== undefined && now >= w.putStartedAt + this.#putTimeoutMs) {
       this.#counters.putTimeouts++;
-      this.#log(w).warn(
+      this.#bursts.say(
+        this.#log(w),
+        'warn',
+        'put-timeout',
         { putTimeoutMs: this.#putTimeoutMs, attempt: w.attempt },
         'put timed out; aborting it',
       );

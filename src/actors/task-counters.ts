@@ -38,8 +38,9 @@ export const TASK_COUNTERS = {
     'Records the put refused (fatal or errant): archived or dead-lettered (share), skipped or dead-lettered (classic).',
   recordsLockExpired: 'Records whose acquisition lock expired before they were acknowledged (share).',
   recordsAckFailed: 'Records whose acknowledgement (share) or offset commit (classic) failed.',
-  puts: 'put() calls, retries included. One put may carry several fetched batches (share mode, ADR 0007).',
-  recordsPut: 'Records passed to put() calls, retries included: recordsPut / puts is the average put size.',
+  puts: 'Puts the task ran, retries included; one put may carry several fetched batches (share mode, ADR 0007). A put whose records the transforms all dropped counts, though put() was not called.',
+  recordsPut:
+    'Records the task handed to its puts, retries included, counted as fetched (before the converters and transforms): records a transform dropped or that failed conversion count too. recordsPut / puts is the average put size.',
   putsFailed: 'put() calls that failed (retriable or fatal).',
   putsAborted: 'Puts aborted (lock lost, put.timeout.ms, shutdown).',
   putsLostWithThread:
@@ -99,6 +100,11 @@ export class TaskCounters implements TaskCountersSnapshot {
     }
   }
 
+  /**
+   * One put that ended, of `recordCount` records as fetched. The converters and transforms run on the
+   * put's side (a pool thread), whose result says which records failed but not how many the transforms
+   * dropped: the count is of what the task handed over, as TASK_COUNTERS says.
+   */
   onPut(result: PutResult, recordCount: number): void {
     this.puts++;
     this.recordsPut += recordCount;

@@ -5,6 +5,7 @@
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
+import { SharesinkError, isSharesinkError } from '../../errors.js';
 import { createTaskMachine, type TaskMachine } from '../../machines/task.js';
 import type { PutRunner } from '../../pool/put-runner.js';
 import type { TaskCountersSnapshot } from '../task-counters.js';
@@ -23,6 +24,8 @@ interface TaskSlot {
   stopped: Promise<void> | undefined;
   /** An operator restart is under way: the status says RESTARTING until the new task runs. */
   restarting: boolean;
+  /** What failed the task (its start or its run), typed: the machine keeps its message only. */
+  failure: Error | undefined;
 }
 
 export interface TaskSlotsOptions {
@@ -83,11 +86,8 @@ export class TaskSlots {
     for (const t of this.slots) t.actor.send({ type: 'ASSIGN' });
     await Promise.all(this.slots.map((t) => leftStarting(t.actor)));
     const failed = this.slots.filter((t) => t.actor.getSnapshot().value === 'failed');
-    if (only === undefined && failed.length === this.slots.length && failed.length > 0) {
-      throw new Error(
-        `${this.o.connector}: every task failed to start: ${failed[0]!.actor.getSnapshot().context.error}`,
-      );
-    }
+    if (only === undefined && failed.length === this.slots.length && failed.length > 0)
+      throw everyTaskFailed(this.o.connector, failed[0]!);
   }
 
   /** Distributed mode: starts tasks `ids` (their configs by id) beside the running ones. */
@@ -185,11 +185,13 @@ export class TaskSlots {
     }
   }
 
-  /** Connect's status of each task: state and, when FAILED, the error as the trace. */
+  /** Connect's status of each task: state and, when FAILED, the error (with its code) as the trace. */
   states(): Array<{ id: number; state: ConnectState; trace: string | undefined }> {
     return this.slots.map((t) => {
       const state = connectStateOf(t);
-      return { id: t.id, state, trace: state === 'FAILED' ? t.actor.getSnapshot().context.error : undefined };
+      if (state !== 'FAILED') return { id: t.id, state, trace: undefined };
+      const trace = t.failure === undefined ? t.actor.getSnapshot().context.error : failureTrace(t.failure);
+      return { id: t.id, state, trace };
     });
   }
 
@@ -234,8 +236,8 @@ export class TaskSlots {
 
   private make(id: number, props: Record<string, string>): TaskSlot {
     const { logger, paused } = this.o;
-    let fail: (error: string) => void = () => undefined;
-    const { runner, consumer } = this.factory!(id, props, (err) => fail(err.message));
+    let fail: (error: Error) => void = () => undefined;
+    const { runner, consumer } = this.factory!(id, props, (err) => fail(err));
     if (paused()) consumer?.gate.pause();
     const slot: TaskSlot = {
       id,
@@ -245,6 +247,7 @@ export class TaskSlots {
       actor: undefined as unknown as Actor<TaskMachine>,
       stopped: undefined,
       restarting: false,
+      failure: undefined,
     };
     const stopOnce = () =>
       (slot.stopped ??= runner
@@ -260,6 +263,7 @@ export class TaskSlots {
             if (paused()) pauseSlot(slot);
           },
           (err: Error) => {
+            slot.failure ??= err;
             slot.actor.send({ type: 'START_FAILED', error: err.message });
             void stopOnce();
           },
@@ -289,11 +293,35 @@ export class TaskSlots {
     actor.subscribe({ error: (err) => logger.error({ err, task: id }, 'task actor error') });
     (slot as { actor: Actor<TaskMachine> }).actor = actor;
     fail = (error) => {
-      if (actor.getSnapshot().status === 'active') actor.send({ type: 'FAIL', error });
+      if (actor.getSnapshot().status === 'active') {
+        slot.failure ??= error;
+        actor.send({ type: 'FAIL', error: error.message });
+      }
       void stopOnce();
     };
     return slot;
   }
+}
+
+/**
+ * A failure as the REST status's trace shows it: sharesink's own errors lead with their code, as
+ * Connect's traces lead with the exception's class, so a status can be matched on it.
+ */
+export function failureTrace(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return isSharesinkError(err) ? `${err.code}: ${message}` : message;
+}
+
+/**
+ * The connector's start failed because every task did: the first task's error is the cause, and its
+ * code the code when it is one of sharesink's (`SHARESINK_UNKNOWN_TOPIC`, …), which `Worker.start()`
+ * passes on as is; any other error is `SHARESINK_CONNECTOR_START_FAILED`, as the worker would wrap it.
+ */
+function everyTaskFailed(connector: string, first: TaskSlot): SharesinkError {
+  const cause = first.failure;
+  const message = `${connector}: every task failed to start: ${first.actor.getSnapshot().context.error}`;
+  const code = isSharesinkError(cause) ? cause.code : 'SHARESINK_CONNECTOR_START_FAILED';
+  return new SharesinkError(code, message, { cause });
 }
 
 function pauseSlot(t: TaskSlot): void {
