@@ -67,7 +67,7 @@ export function addTaskBacklog(
   });
   add(
     'sink_record_send_total',
-    'Records passed to put(), retries included (Connect: sink-record-send-total).',
+    "Records handed to puts, retries included, before converters and transforms (Connect's sink-record-send-total counts after transforms).",
     'counter',
     { labels, value: c.recordsPut },
   );
