@@ -10,13 +10,14 @@
  * exception a task throws outside a put (a timer, an unhandled rejection) reaches the process.
  */
 import { performance } from 'node:perf_hooks';
+import type { ConnectorModule } from '../connect/connector-module.js';
 import type { RawRecord } from '../connect/raw-record.js';
 import { defaultLogger, type Logger } from '../logger.js';
 import type { PutResult } from './protocol.js';
 import { DEFAULT_ABORT_GRACE_MS } from './put-pool.js';
 import { abortedResult, PutRequests } from './put-request.js';
 import type { PoolTask, PutOptions, PutRunner, StopTaskResult } from './put-runner.js';
-import { errorInfo, TaskHost } from './task-host.js';
+import { connectorLoader, errorInfo, TaskHost } from './task-host.js';
 import type { WireBatch } from './wire-batch.js';
 
 export interface EventLoopPutsOptions {
@@ -42,7 +43,8 @@ export class EventLoopPuts implements PutRunner {
   readonly threads = 0;
   /** Every task's puts run side by side; `tasks.max` × `max.inflight.batches` bounds them. */
   readonly putsPerThread = Number.POSITIVE_INFINITY;
-  readonly #specifier: string;
+  /** One load for started() and every host: the module is the main thread's, loaded once. */
+  readonly #load: () => Promise<ConnectorModule>;
   readonly #hosts: TaskHost[] = [];
   /** host → task id → puts of that task running on it (at most one, the host's lane). */
   readonly #running = new Map<TaskHost, Map<string, number>>();
@@ -55,14 +57,19 @@ export class EventLoopPuts implements PutRunner {
   #closing: Promise<void> | undefined;
 
   constructor(options: EventLoopPutsOptions) {
-    this.#specifier = String(options.connectorModule);
+    this.#load = connectorLoader(String(options.connectorModule));
     this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
   }
 
-  started(): Promise<void> {
-    return Promise.resolve();
+  /**
+   * Loads the connector module, as a pool thread does while it boots, so a module that cannot be
+   * loaded fails the start with SHARESINK_CONNECTOR_MODULE_INVALID in either placement. The main
+   * thread has usually loaded it already: this import is answered from its module cache.
+   */
+  async started(): Promise<void> {
+    await this.#load();
   }
 
   /**
@@ -151,7 +158,7 @@ export class EventLoopPuts implements PutRunner {
 
   #hostFor(taskId: string): TaskHost {
     for (const host of this.#hosts) if ((this.#running.get(host)?.get(taskId) ?? 0) === 0) return host;
-    const host = new TaskHost(this.#specifier);
+    const host = new TaskHost(this.#load);
     this.#hosts.push(host);
     return host;
   }

@@ -13,6 +13,9 @@ export async function importModule(specifier: string): Promise<unknown> {
     return await import(specifier);
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+    // without a TypeScript require hook (a thread started without tsx), require() fails too, and
+    // Node's require(esm) then blames a "race condition": import()'s own error is the true reason
+    if (require.extensions['.ts'] === undefined) throw error;
     return require(specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier) as unknown;
   }
 }

@@ -114,9 +114,12 @@ export interface AbortRequest {
   readonly reason: string;
 }
 
-/** Posted by workers on `<controlChannel>:reply`; `ready` announces a thread that can take requests. */
+/**
+ * Posted by workers on `<controlChannel>:reply`; `ready` announces a thread that can take requests,
+ * once it has tried to import the connector module: `error` says why it could not.
+ */
 export type ControlReply =
-  | { readonly op: 'ready'; readonly threadId: number }
+  | { readonly op: 'ready'; readonly threadId: number; readonly error?: ErrorInfo | undefined }
   | {
       readonly op: 'stopped';
       readonly requestId: number;

@@ -69,7 +69,12 @@ export class PutPool implements PutRunner {
   readonly #requests: BroadcastChannel;
   readonly #replies: BroadcastChannel;
   readonly #ready = new Set<number>();
-  readonly #startWaiters = new Set<{ done: () => void; fail: (error: unknown) => void }>();
+  readonly #startWaiters = new Set<{ done: () => void; fail: (error: SharesinkError) => void }>();
+  /**
+   * Why the threads cannot run puts, once one said so (it could not boot, or cannot load the connector
+   * module): kept, because the start usually asks after the thread has answered.
+   */
+  #startFailure: SharesinkError | undefined;
   readonly #waiting = new Map<number, (reply: Extract<ControlReply, { op: 'stopped' }>) => void>();
   readonly #tasks = new Set<string>();
   readonly #requestsFor = new PutRequests();
@@ -109,7 +114,7 @@ export class PutPool implements PutRunner {
       resourceLimits: options.resourceLimits,
     });
     this.#pool.on('error', (error: unknown) => {
-      if (this.#ready.size === 0) this.#startWaiters.forEach((w) => w.fail(error));
+      if (this.#ready.size === 0) this.#failStart(poolStartFailed(error));
       this.#logger.error({ err: error }, 'worker thread failed outside a put');
     });
     this.#pool.on('workerDestroy', (worker: { id: number }) => this.#onThreadGone(worker.id));
@@ -120,12 +125,17 @@ export class PutPool implements PutRunner {
   }
 
   /**
-   * Resolves once every thread has booted and is ready for puts; rejects with
-   * SHARESINK_POOL_START_FAILED when a thread cannot boot (a bad `--import`, a resource limit), so a
-   * connector fails at start with the reason instead of queueing puts forever. (A connector module
-   * that cannot be imported is a fatal result of the first put, as before.)
+   * Resolves once every thread has booted and imported the connector module; rejects with
+   * SHARESINK_POOL_START_FAILED when a thread cannot boot (a bad `--import`, a resource limit), and
+   * with SHARESINK_CONNECTOR_MODULE_INVALID when a thread cannot load the connector module (a `.ts`
+   * module in threads without tsx, an import that fails only in a worker), naming the module and the
+   * thread's reason: a connector then fails at start, instead of queueing puts forever or failing
+   * each task at its first put. Until it settles it keeps the process alive, as the threads and
+   * their channels do not.
    */
   started(timeoutMs = 60_000): Promise<void> {
+    if (this.#startFailure !== undefined) return Promise.reject(this.#startFailure);
+    if (this.#closing !== undefined) return Promise.reject(poolStartFailed(new Error('the pool was closed')));
     if (this.#ready.size >= this.threads) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = {
@@ -134,26 +144,25 @@ export class PutPool implements PutRunner {
           this.#startWaiters.delete(waiter);
           resolve();
         },
-        fail: (error: unknown) => {
+        fail: (error: SharesinkError) => {
           clearTimeout(timer);
           this.#startWaiters.delete(waiter);
-          const why = error instanceof Error ? error.message : String(error);
-          reject(
-            new SharesinkError(
-              'SHARESINK_POOL_START_FAILED',
-              `the put pool's worker threads could not start: ${why}`,
-              { cause: error },
-            ),
-          );
+          reject(error);
         },
       };
+      // not unref'd: a service whose only pending work is `await pool.started()` would otherwise end
+      // mid-start, since nothing else holds the event loop once piscina has booted the threads
       const timer = setTimeout(
-        () => waiter.fail(new Error(`no thread was ready within ${timeoutMs} ms`)),
+        () => waiter.fail(poolStartFailed(new Error(`no thread was ready within ${timeoutMs} ms`))),
         timeoutMs,
       );
-      timer.unref();
       this.#startWaiters.add(waiter);
     });
+  }
+
+  #failStart(error: SharesinkError): void {
+    this.#startFailure ??= error;
+    this.#startWaiters.forEach((w) => w.fail(error));
   }
 
   /** Puts one thread runs at once. */
@@ -303,6 +312,11 @@ export class PutPool implements PutRunner {
 
   /** Stops every task that was put through the pool, then terminates the threads. Idempotent. */
   close(): Promise<void> {
+    // a start still waiting is answered now rather than at its timeout: its threads are about to go
+    if (this.#startWaiters.size > 0) {
+      const closed = poolStartFailed(new Error('the pool was closed before its threads were ready'));
+      this.#startWaiters.forEach((w) => w.fail(closed));
+    }
     this.#closing ??= (async () => {
       await Promise.all([...this.#tasks].map((taskId) => this.stopTask(taskId)));
       await this.#pool.destroy();
@@ -315,7 +329,8 @@ export class PutPool implements PutRunner {
   #onReply(reply: ControlReply): void {
     if (reply.op === 'ready') {
       this.#ready.add(reply.threadId);
-      if (this.#ready.size >= this.threads) this.#startWaiters.forEach((w) => w.done());
+      if (reply.error !== undefined) this.#failStart(moduleUnloadable(reply.error));
+      else if (this.#ready.size >= this.threads) this.#startWaiters.forEach((w) => w.done());
       return;
     }
     this.#waiting.get(reply.requestId)?.(reply);
@@ -328,4 +343,23 @@ export class PutPool implements PutRunner {
       waiter({ op: 'stopped', requestId: -1, threadId, hadInstance: false });
     }
   }
+}
+
+function poolStartFailed(error: unknown): SharesinkError {
+  const why = error instanceof Error ? error.message : String(error);
+  return new SharesinkError(
+    'SHARESINK_POOL_START_FAILED',
+    `the put pool's worker threads could not start: ${why}`,
+    { cause: error },
+  );
+}
+
+/** A thread booted and could not load the connector module; its message names the module and why. */
+function moduleUnloadable(error: ErrorInfo): SharesinkError {
+  const cause = Object.assign(new Error(error.message), { stack: error.stack });
+  return new SharesinkError(
+    error.code === 'SHARESINK_CONNECTOR_MODULE_INVALID' ? error.code : 'SHARESINK_POOL_START_FAILED',
+    `the put pool's worker threads cannot load the connector module: ${error.message}`,
+    { cause },
+  );
 }

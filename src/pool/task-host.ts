@@ -98,20 +98,33 @@ export function nextOffsets(
 }
 
 /**
+ * Loads the connector module at most once for everyone who calls it (a thread's boot and its puts, or
+ * every host of the event loop); a failed load is forgotten, so the next call tries again.
+ */
+export function connectorLoader(specifier: string): () => Promise<ConnectorModule> {
+  let loading: Promise<ConnectorModule> | undefined;
+  return () =>
+    (loading ??= loadConnectorModule(specifier, importModule).catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+
+/**
  * Lives in a worker thread and hosts that thread's instances of connector tasks, keyed by task id.
  * Imports only the connector contract and converters: nothing of the runtime reaches a worker.
  */
 export class TaskHost {
-  readonly #specifier: string;
-  #module: Promise<ConnectorModule> | undefined;
+  readonly #load: () => Promise<ConnectorModule>;
   readonly #tasks = new Map<string, Hosted>();
   /** Puts aborted before they started here (waiting behind their instance's previous put). */
   readonly #abortedEarly = new Map<number, string>();
   /** Per task id: the tail of its queued work (create, puts, stop). */
   readonly #lanes = new Map<string, Promise<void>>();
 
-  constructor(connectorModule: string) {
-    this.#specifier = connectorModule;
+  /** `load` is shared with whoever else needs the module in this thread: see {@link connectorLoader}. */
+  constructor(load: () => Promise<ConnectorModule>) {
+    this.#load = load;
   }
 
   /** Never rejects: every failure, including a task that cannot start, becomes a result. */
@@ -205,11 +218,7 @@ export class TaskHost {
   }
 
   async #create(request: PutRequest): Promise<Hosted> {
-    this.#module ??= loadConnectorModule(this.#specifier, importModule);
-    const module = await this.#module.catch((error: unknown) => {
-      this.#module = undefined;
-      throw error;
-    });
+    const module = await this.#load();
     const converters = await createConverters(request.converters, importModule);
     // before the task starts: a transform that cannot be configured fails the start, like a converter
     const transforms = request.transforms

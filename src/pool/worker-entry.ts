@@ -12,10 +12,11 @@ import type {
   StopRequest,
   WorkerData,
 } from './protocol.js';
-import { errorInfo, TaskHost } from './task-host.js';
+import { connectorLoader, errorInfo, TaskHost } from './task-host.js';
 
 const { connectorModule, controlChannel } = workerData as WorkerData;
-const host = new TaskHost(connectorModule);
+const load = connectorLoader(connectorModule);
+const host = new TaskHost(load);
 const requests = new BroadcastChannel(`${controlChannel}:request`);
 const replies = new BroadcastChannel(`${controlChannel}:reply`);
 // the channels must not keep a terminated pool's threads alive
@@ -43,7 +44,14 @@ requests.onmessage = (event: unknown): void => {
       }),
   );
 };
-reply({ op: 'ready', threadId });
+// The connector module is imported while the thread boots, and 'ready' says whether it could be: a
+// module this thread cannot load (one the main thread can) then fails the pool's start with its
+// reason, instead of every task at its first put. The puts reuse this load. Not awaited before
+// piscina's own ready: a put that arrives meanwhile waits for the same load.
+load().then(
+  () => reply({ op: 'ready', threadId }),
+  (error: unknown) => reply({ op: 'ready', threadId, error: errorInfo(error) }),
+);
 
 export default function put(request: PutRequest): Promise<PutResult> {
   return host.put(request);

@@ -73,7 +73,8 @@ export async function startInstance(
       await applyShareGroupConfigs(c, worker, log);
     }
     if (c.groupProtocol === 'share') await applyShareStartPosition(c, worker, log);
-    // threads that cannot boot fail the start with their reason, rather than queue every put forever
+    // threads that cannot boot, or cannot load the module the main thread just loaded, fail the start
+    // with their reason, rather than queue every put forever or fail every task at its first put
     await pool.started();
     if (!wanted()) {
       await pool.close();

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConnectorModule } from '../../../src/connect/connector-module.js';
 import { convertersFromProps } from '../../../src/connect/converters/registry.js';
 import { EventLoopPuts } from '../../../src/pool/event-loop-puts.js';
 import type { PoolTask } from '../../../src/pool/put-pool.js';
@@ -146,5 +147,31 @@ describe('EventLoopPuts (put.placement=event-loop)', () => {
     ).toEqual(['put', 'flush', 'stop']);
     await r.close();
     expect(readEvents(b.events).at(-1)?.event).toBe('stop');
+  });
+
+  it('started() loads the connector module: one that cannot be loaded fails the start, as with the pool', async () => {
+    await expect(runner('not-a-connector').r.started()).rejects.toMatchObject({
+      code: 'SHARESINK_CONNECTOR_MODULE_INVALID',
+      message: expect.stringContaining('not-a-connector.ts must have a default export') as unknown,
+    });
+  });
+
+  it('loads the module once, for started() and every instance it hosts', async () => {
+    const { looksSoFar } = (await import(fixture('counted-loads').href)) as { looksSoFar: () => number };
+    const before = looksSoFar();
+    await loadConnectorModule(fixture('counted-loads').href);
+    const oneLoad = looksSoFar() - before;
+    expect(oneLoad).toBeGreaterThan(0);
+
+    const { r } = runner('counted-loads');
+    await r.started();
+    const t = task({ 'delay.ms': '200' });
+    // two puts at once: two instances, as the pool's two threads would have
+    const results = await Promise.all([r.put(t, records(['a'])), r.put(t, records(['b']))]);
+    expect(results.map((x) => x.taskStarted)).toEqual([true, true]);
+    const looks = readEvents(t.events)
+      .filter((e) => e.event === 'looks')
+      .map((e) => e['looks']);
+    expect(looks).toEqual([before + 2 * oneLoad, before + 2 * oneLoad]);
   });
 });
