@@ -2,32 +2,15 @@
 // the trace, an operator restart runs a fresh start (the connector's start() again), and shutdown from
 // FAILED goes through `stopping` and ends the machine.
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { Worker } from '../../../src/actors/worker.js';
-import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
+import { offlineWorker } from '../../fixtures/offline-worker.js';
 
 const fixture = fileURLToPath(new URL('../../fixtures/connectors/failing-connector.ts', import.meta.url));
 
 describe('ConnectorRuntime: a connector that fails to start', () => {
   it('is FAILED with its error; restart starts it afresh; shutdown ends the machine', async () => {
-    const worker = compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9', 'pool.threads': '1' });
-    const config = compileConnectorConfig(
-      {
-        name: 'failing',
-        'connector.class': fixture,
-        topics: 'orders',
-        'consumer.override.group.protocol': 'classic',
-      },
-      worker,
-    );
     // no broker here: the connector's own start() is what fails, not the cluster check
-    const w = new Worker({
-      worker,
-      connectors: [config],
-      logger: pino({ level: 'silent' }),
-      checkCluster: false,
-    });
+    const w = offlineWorker('failing', fixture);
     const c = w.connector('failing')!;
     await expect(w.start()).rejects.toThrow('downstream refused the connector (start 1)');
     expect(c.state).toBe('FAILED');

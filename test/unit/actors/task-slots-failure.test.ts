@@ -11,10 +11,9 @@ import { CountersLedger } from '../../../src/actors/connector/counters-ledger.js
 import { TaskSlots } from '../../../src/actors/connector/task-slots.js';
 import type { TaskRunner } from '../../../src/actors/connector/types.js';
 import { TaskFailedError } from '../../../src/actors/errors/task-failed.js';
-import { Worker } from '../../../src/actors/worker.js';
-import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
 import { isSharesinkError } from '../../../src/errors.js';
 import { UnknownTopicError } from '../../../src/kafka/share/share-errors.js';
+import { offlineWorker } from '../../fixtures/offline-worker.js';
 
 const flush = () => new Promise<void>((r) => setTimeout(r, 0));
 
@@ -110,22 +109,7 @@ describe('TaskSlots: the failure of a task keeps its code', () => {
 describe('ConnectorRuntime: a connector that fails to start with a SharesinkError', () => {
   it('rejects the start with its code and shows the code in its trace', async () => {
     const fixture = fileURLToPath(new URL('./fixtures/typed-failing-connector.ts', import.meta.url));
-    const worker = compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9', 'pool.threads': '1' });
-    const config = compileConnectorConfig(
-      {
-        name: 'typed',
-        'connector.class': fixture,
-        topics: 'orders',
-        'consumer.override.group.protocol': 'classic',
-      },
-      worker,
-    );
-    const w = new Worker({
-      worker,
-      connectors: [config],
-      logger: pino({ level: 'silent' }),
-      checkCluster: false,
-    });
+    const w = offlineWorker('typed', fixture);
     const err = await rejection(w.start());
     expect(err).toMatchObject({ code: 'SHARESINK_CONNECT_ERROR', message: 'the sink has no table "orders"' });
     const c = w.connector('typed')!;
