@@ -312,8 +312,21 @@ export class ShareTaskRunner {
     }
     if (!output) return;
     const d = output.disposition;
+    // how many were rejected, so a partial batch is readable without errors.log.enable
+    const rejected =
+      d.kind === 'partial'
+        ? d.rejectedOffsets.length
+        : d.kind === 'reject'
+          ? batch.records.length
+          : undefined;
     this.log[d.kind === 'accept' ? 'debug' : 'info'](
-      { batchId: batch.id, records: batch.records.length, disposition: d.kind, ackError: output.ackError },
+      {
+        batchId: batch.id,
+        records: batch.records.length,
+        disposition: d.kind,
+        ...(rejected === undefined ? {} : { rejected }),
+        ackError: output.ackError,
+      },
       'batch done',
     );
     if (d.kind !== 'reject' && d.kind !== 'partial') return;

@@ -30,7 +30,7 @@ describe('ShareTaskRunner: rejected records without errors.log.enable', () => {
       expect(consumer.acks.sort()).toEqual(['accept 0..9', 'reject 1..7']);
       expect(runner.counters.snapshot()).toMatchObject({ recordsAccepted: 7, recordsRejected: 3 });
       expect(lines.filter((l) => l.msg === 'batch done')).toMatchObject([
-        { level: 30, batchId: 'c-0-1', disposition: 'partial' },
+        { level: 30, batchId: 'c-0-1', disposition: 'partial', records: 10, rejected: 3 },
       ]);
       expect(lines.filter((l) => l.msg === 'record failed').map((l) => l.offset)).toEqual(
         enable ? [1, 4, 7] : [],
