@@ -19,10 +19,11 @@ import {
   produceSecure,
   scramClient,
   secureBroker,
+  runSecuredCliToAllRecords,
+  runSecuredCliToExit,
   SECURE,
-  startSecuredCli,
 } from './harness/secure-broker.js';
-import { lines, until } from './harness/wait.js';
+import { lines } from './harness/wait.js';
 
 const N = 40;
 const dir = mkdtempSync(path.join(tmpdir(), 'sharesink-secured-'));
@@ -54,47 +55,35 @@ async function setup(
   return { topic, group, values };
 }
 
-async function runToEnd(
+const runToEnd = (
   name: string,
   mode: 'share' | 'classic',
   client: readonly string[],
   s: { topic: string; group: string; values: string[] },
-): Promise<void> {
-  const file = path.join(dir, `${name}.out`);
-  const run = startSecuredCli({ dir, name, topic: s.topic, group: s.group, mode, file, client });
-  try {
-    await until(
-      `${N} lines in ${file}`,
-      () => lines(file).length,
-      (n) => n >= N || run.child.exitCode !== null,
-      90_000,
-    );
-    expect(run.child.exitCode, run.stderr()).toBeNull();
-    run.child.kill('SIGTERM');
-    expect(await run.exited, run.stderr()).toBe(0);
-  } finally {
-    if (run.child.exitCode === null) run.child.kill('SIGKILL');
-  }
-  // every record exactly once
-  expect(lines(file).sort()).toEqual([...s.values].sort());
-  expect(run.stderr()).not.toContain(SECURE.users.sharesink.password);
-}
+) =>
+  runSecuredCliToAllRecords(
+    { dir, name, topic: s.topic, group: s.group, mode, file: path.join(dir, `${name}.out`), client },
+    s.values,
+  );
 
 const sharesinkUser = `User:${SECURE.users.sharesink.username}`;
 
 /** Runs the CLI to its exit: the code, the last stderr line, the sink file. */
-async function failingRun(
+const failingRun = (
   name: string,
   mode: 'share' | 'classic',
   client: readonly string[],
   s: { topic: string; group: string },
-): Promise<{ code: number | null; last: string; file: string; stderr: string }> {
-  const file = path.join(dir, `${name}.out`);
-  const run = startSecuredCli({ dir, name, topic: s.topic, group: s.group, mode, file, client });
-  const code = await run.exited;
-  const stderr = run.stderr();
-  return { code, last: stderr.trim().split('\n').at(-1) ?? '', file, stderr };
-}
+) =>
+  runSecuredCliToExit({
+    dir,
+    name,
+    topic: s.topic,
+    group: s.group,
+    mode,
+    file: path.join(dir, `${name}.out`),
+    client,
+  });
 const mtlsUser = `User:${SECURE.mtlsPrincipal}`;
 
 describe('SASL_SSL with SCRAM-SHA-512, and a missing ACL first (authorisation)', () => {

@@ -8,6 +8,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import {
   AclOperationTypes,
   AclPermissionTypes,
@@ -20,6 +21,7 @@ import {
 import { portAnswers, REPO_ROOT, runKafkaScript } from './broker.js';
 import { startCli, type CliRun } from './cli.js';
 import { uniqueGroup, uniqueTopic } from './kafka.js';
+import { lines, until } from './wait.js';
 
 /** The base port: PLAINTEXT; the controller is + 1, SASL_SSL + 2, mTLS + 3 (as in scripts/kafka/lib.sh). */
 const PORT = Number(process.env.KAFKA_SECURE_PORT ?? 9392);
@@ -292,4 +294,30 @@ export async function runSecuredCliToExit(
     file: o.file,
     stderr,
   };
+}
+
+/**
+ * {@link startSecuredCli} until its file holds as many lines as `values`, then SIGTERM: it must still be
+ * running then, stop with exit 0, have written every value exactly once, and never print the password.
+ */
+export async function runSecuredCliToAllRecords(
+  o: Parameters<typeof startSecuredCli>[0],
+  values: readonly string[],
+): Promise<void> {
+  const run = startSecuredCli(o);
+  try {
+    await until(
+      `${values.length} lines in ${o.file}`,
+      () => lines(o.file).length,
+      (n) => n >= values.length || run.child.exitCode !== null,
+      90_000,
+    );
+    expect(run.child.exitCode, run.stderr()).toBeNull();
+    run.child.kill('SIGTERM');
+    expect(await run.exited, run.stderr()).toBe(0);
+  } finally {
+    if (run.child.exitCode === null) run.child.kill('SIGKILL');
+  }
+  expect(lines(o.file).sort()).toEqual([...values].sort());
+  expect(run.stderr()).not.toContain(SECURE.users.sharesink.password);
 }
