@@ -9,19 +9,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueGroup, uniqueTopic } from './harness/kafka.js';
 import {
   committedOffsets,
-  createSecureTopic,
   deleteSecureTopics,
   grant,
   mtlsClient,
-  produceSecure,
   scramClient,
   secureBroker,
   runSecuredCliToAllRecords,
   runSecuredCliToExit,
   SECURE,
+  secureTopicWithRecords,
 } from './harness/secure-broker.js';
 import { lines } from './harness/wait.js';
 
@@ -37,23 +35,8 @@ afterAll(async () => {
 });
 
 /** A topic with N records on 2 partitions, and ACLs for `principal` on it and on the group (unless left out). */
-async function setup(
-  prefix: string,
-  principal: string,
-  acls: { topic?: boolean; group?: boolean } = {},
-): Promise<{ topic: string; group: string; values: string[] }> {
-  const topic = uniqueTopic(prefix);
-  const group = uniqueGroup(prefix);
-  topics.push(topic);
-  await createSecureTopic(topic, 2);
-  const values = Array.from({ length: N }, (_, i) => `${prefix}-${i}`);
-  await produceSecure(topic, values);
-  await grant(principal, {
-    ...(acls.topic === false ? {} : { topic }),
-    ...(acls.group === false ? {} : { group }),
-  });
-  return { topic, group, values };
-}
+const setup = (prefix: string, principal: string, acls: { topic?: boolean; group?: boolean } = {}) =>
+  secureTopicWithRecords(topics, prefix, N, principal, acls);
 
 const runToEnd = (
   name: string,

@@ -261,13 +261,15 @@ export function startSecuredCli(o: {
 
 /**
  * A new secured topic (2 partitions, pushed to `topics` for cleanup) holding `n` records
- * `<prefix>-<i>`, and a new group name; `grantTo` (a principal) gets what a connector needs on both.
+ * `<prefix>-<i>`, and a new group name; `grantTo` (a principal) gets what a connector needs on both,
+ * except what `acls` leaves out (`{ group: false }`: nothing on the group).
  */
 export async function secureTopicWithRecords(
   topics: string[],
   prefix: string,
   n: number,
   grantTo?: string,
+  acls: { topic?: boolean; group?: boolean } = {},
 ): Promise<{ topic: string; group: string; values: string[] }> {
   const topic = uniqueTopic(prefix);
   topics.push(topic);
@@ -275,7 +277,11 @@ export async function secureTopicWithRecords(
   const values = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
   await produceSecure(topic, values);
   const group = uniqueGroup(prefix);
-  if (grantTo !== undefined) await grant(grantTo, { topic, group });
+  if (grantTo !== undefined)
+    await grant(grantTo, {
+      ...(acls.topic === false ? {} : { topic }),
+      ...(acls.group === false ? {} : { group }),
+    });
   return { topic, group, values };
 }
 
