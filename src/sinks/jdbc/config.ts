@@ -152,15 +152,6 @@ export const JDBC_SINK_CONFIG = withUnusedKeys(
       "The session time zone: timestamps are written to columns without a time zone in this zone (an IANA name such as Europe/Paris, or UTC).",
   })
   .define({
-    name: 'max.retries',
-    type: 'int',
-    default: 10,
-    validator: atLeast(0),
-    importance: 'medium',
-    documentation:
-      'Read, not enforced: a failure of the database is retried by the runtime until it heals (errors.retry.timeout bounds it in classic mode), so no record is given up for it.',
-  })
-  .define({
     name: 'retry.backoff.ms',
     type: 'int',
     default: 3000,

@@ -15,7 +15,7 @@ export function startNotes(
   if (unused.length > 0)
     notes.push({
       level: 'notice',
-      message: `JDBC sink settings that have no effect here: ${unused.map((u) => `${u.key} (${u.reason})`).join('; ')}`,
+      message: `JDBC sink settings with no effect in sharesink: ${unused.map((u) => `${u.key}: ${u.reason}`).join('; ')}`,
     });
   if (!overwrites(s)) return notes;
   const what = `insert.mode=${s.insertMode}, pk.mode=${s.pkMode}${s.deleteEnabled ? ', delete.enabled=true' : ''}`;

@@ -11,7 +11,7 @@ export interface UnusedKey {
 }
 
 export const UNUSED_KEYS: readonly UnusedKey[] = [
-  { key: 'dialect.name', reason: "the dialect follows connection.url's scheme (jdbc:postgresql:, jdbc:mysql:, jdbc:mariadb:)" },
+  { key: 'dialect.name', reason: "the dialect follows connection.url's scheme, jdbc:postgresql:, jdbc:mysql: or jdbc:mariadb:" },
   {
     key: 'connection.attempts',
     reason: 'a connection that cannot be made fails the put with a RetriableError, which the runtime retries (retry.backoff.ms apart) until the database answers',
@@ -19,7 +19,7 @@ export const UNUSED_KEYS: readonly UnusedKey[] = [
   { key: 'connection.backoff.ms', reason: 'see connection.attempts: retries are the runtime\'s, retry.backoff.ms apart' },
   {
     key: 'max.retries',
-    reason: 'a database failure is retried by the runtime until it heals (errors.retry.timeout bounds it in classic mode; share mode keeps the records locked meanwhile), so no record is given up after a count',
+    reason: 'a database failure is retried by the runtime until it heals, retry.backoff.ms apart, so no record is given up after a count (errors.retry.timeout bounds the retries in classic mode; share mode keeps the records locked meanwhile)',
   },
   { key: 'table.types', reason: 'the sink writes to whatever relation the name resolves to, table or updatable view' },
   { key: 'trim.sensitive.log', reason: 'sharesink never logs row values' },
