@@ -55,10 +55,6 @@ const KNOWN_CONVERTERS: readonly Known[] = [
 
 const KNOWN_TRANSFORMS: readonly Known[] = [
   {
-    test: /^io\.debezium\.transforms\.ExtractNewRecordState$/,
-    hint: "Debezium's transform is not built in; ExtractField$Value with field=after takes a change event's new row state (a delete then has a null value), or write a transform module",
-  },
-  {
     test: /^io\.(confluent|debezium)\./,
     hint: 'transforms from outside Apache Kafka are not built in; write a transform module that does the same (docs/transforms.md#custom-transforms)',
   },
