@@ -113,8 +113,14 @@ export async function connectorNotes(
 ): Promise<{ warnings: string[]; notices: string[] }> {
   const own = await connectorOwnNotes(config);
   return {
-    warnings: [...(await connectorKeyWarningsOf(config)), ...own.filter((n) => n.level === 'warn').map((n) => n.message)],
-    notices: [...jsonEnvelopeNotices(config), ...own.filter((n) => n.level === 'notice').map((n) => n.message)],
+    warnings: [
+      ...(await connectorKeyWarningsOf(config)),
+      ...own.filter((n) => n.level === 'warn').map((n) => n.message),
+    ],
+    notices: [
+      ...jsonEnvelopeNotices(config),
+      ...own.filter((n) => n.level === 'notice').map((n) => n.message),
+    ],
   };
 }
 

@@ -40,7 +40,10 @@ export abstract class SinkConnector {
    * not use, each with why, and what it does differently in share mode. Called on the main thread
    * with settings that passed `validate()`.
    */
-  notes?(props: Readonly<Record<string, string>>, context: { readonly share: boolean }): readonly ConnectorNote[];
+  notes?(
+    props: Readonly<Record<string, string>>,
+    context: { readonly share: boolean },
+  ): readonly ConnectorNote[];
 
   /** Problems per key, empty when valid; override to add cross-key checks. */
   validate(props: Readonly<Record<string, string>>): Map<string, string[]> {

@@ -41,14 +41,16 @@ export const EXTRACT_NEW_RECORD_STATE_DEF = new ConfigDef()
     default: null,
     validator: oneOf(['drop', 'rewrite', 'none']),
     importance: 'medium',
-    documentation: 'The older setting: drop, rewrite, or none (a delete event becomes a tombstone). Ignored when delete.tombstone.handling.mode is set.',
+    documentation:
+      'The older setting: drop, rewrite, or none (a delete event becomes a tombstone). Ignored when delete.tombstone.handling.mode is set.',
   })
   .define({
     name: 'drop.tombstones',
     type: 'boolean',
     default: null,
     importance: 'medium',
-    documentation: 'The older setting (default true): drop tombstones. Ignored when delete.tombstone.handling.mode is set.',
+    documentation:
+      'The older setting (default true): drop tombstones. Ignored when delete.tombstone.handling.mode is set.',
   })
   .define({
     name: 'add.fields',
@@ -113,7 +115,7 @@ export class ExtractNewRecordState implements Transformation {
     const v = EXTRACT_NEW_RECORD_STATE_DEF.parse(props);
     if (v['route.by.field'] !== null)
       throw new ConfigError([
-        'route.by.field: is not supported by sharesink\'s ExtractNewRecordState; accepted: unset (route with RegexRouter instead)',
+        "route.by.field: is not supported by sharesink's ExtractNewRecordState; accepted: unset (route with RegexRouter instead)",
       ]);
     const mode = v['delete.tombstone.handling.mode'] as Handling | null;
     if (mode !== null) {
@@ -142,7 +144,8 @@ export class ExtractNewRecordState implements Transformation {
     }
     if (op === 'd') {
       if (this.#deletes === 'drop') return null;
-      if (this.#deletes === 'tombstone') return record.newRecord({ valueSchema: undefined, value: null, headers });
+      if (this.#deletes === 'tombstone')
+        return record.newRecord({ valueSchema: undefined, value: null, headers });
       if (this.#deletes === 'null')
         return record.newRecord({ valueSchema: stateSchema(schema, 'before'), value: null, headers });
     }
@@ -191,9 +194,15 @@ function stateSchema(envelope: Schema | undefined, side: 'before' | 'after'): Sc
 }
 
 /** An envelope field's value and schema; a bare name the envelope lacks is looked up in `source`. */
-function lookup(envelope: Data, schema: Schema | undefined, path: readonly string[]): { value: unknown; schema: Schema | undefined } {
+function lookup(
+  envelope: Data,
+  schema: Schema | undefined,
+  path: readonly string[],
+): { value: unknown; schema: Schema | undefined } {
   const resolved =
-    path.length === 1 && !Object.hasOwn(envelope, path[0]!) && (schema === undefined || fieldOf(schema, path[0]!) === undefined)
+    path.length === 1 &&
+    !Object.hasOwn(envelope, path[0]!) &&
+    (schema === undefined || fieldOf(schema, path[0]!) === undefined)
       ? ['source', path[0]!]
       : path;
   let value: unknown = envelope;

@@ -8,12 +8,7 @@ import type { SinkRecord } from '../../connect/sink-record.js';
 import { SinkTask, type ErrantRecordReporter } from '../../connect/sink-task.js';
 import { ConfigError } from '../../errors.js';
 import { tableProblem } from '../postgres/errors.js';
-import {
-  JDBC_SINK_CONFIG,
-  compileJdbcSettings,
-  jdbcCrossKeyProblems,
-  type JdbcSettings,
-} from './config.js';
+import { JDBC_SINK_CONFIG, compileJdbcSettings, jdbcCrossKeyProblems, type JdbcSettings } from './config.js';
 import { VERSIONS_TABLE, type Connection, type Dialect, type TableInfo } from './dialect.js';
 import { MysqlDialect } from './mysql-dialect.js';
 import { startNotes } from './notes.js';
@@ -28,7 +23,8 @@ const CANCEL_WAIT_MS = 300;
 
 function problemsOf(props: Readonly<Record<string, string>>): Map<string, string[]> {
   const problems = JDBC_SINK_CONFIG.validate(props);
-  if (problems.size === 0) for (const [k, v] of jdbcCrossKeyProblems(JDBC_SINK_CONFIG.parse(props))) problems.set(k, v);
+  if (problems.size === 0)
+    for (const [k, v] of jdbcCrossKeyProblems(JDBC_SINK_CONFIG.parse(props))) problems.set(k, v);
   for (const [k, v] of refusedIn(props)) problems.set(k, v);
   return problems;
 }
@@ -54,7 +50,10 @@ export class JdbcSinkConnector extends SinkConnector {
     return problemsOf(props);
   }
 
-  override notes(props: Readonly<Record<string, string>>, context: { readonly share: boolean }): readonly ConnectorNote[] {
+  override notes(
+    props: Readonly<Record<string, string>>,
+    context: { readonly share: boolean },
+  ): readonly ConnectorNote[] {
     return startNotes(props, settings(props), context.share);
   }
 
@@ -133,7 +132,10 @@ export class JdbcSinkTask extends SinkTask {
     let settled = false;
     let released = false;
     const onAbort = (): void => {
-      void withinMs(c.cancel().catch(() => undefined), CANCEL_WAIT_MS).then(() => {
+      void withinMs(
+        c.cancel().catch(() => undefined),
+        CANCEL_WAIT_MS,
+      ).then(() => {
         if (settled) return;
         released = true;
         c.release(true);
@@ -147,7 +149,9 @@ export class JdbcSinkTask extends SinkTask {
     } catch (error) {
       this.#tables.clear();
       if (abort.aborted)
-        throw new ConnectError(`put aborted (${String(abort.reason)}): its statement was cancelled or its connection closed`);
+        throw new ConnectError(
+          `put aborted (${String(abort.reason)}): its statement was cancelled or its connection closed`,
+        );
       broken = !(error instanceof ConnectError) && dialect.breaksConnection(error);
       throw this.#retriable(dialect.toConnectError(error, `writing to ${dialect.label} failed`));
     } finally {
@@ -173,7 +177,10 @@ export class JdbcSinkTask extends SinkTask {
   }
 
   /** Describes (creates, evolves) every table the rows go to, outside any transaction (MySQL commits on DDL). */
-  async #plan(c: Connection, rows: readonly JdbcRow[]): Promise<{ units: Unit[]; infos: Map<string, TableInfo> }> {
+  async #plan(
+    c: Connection,
+    rows: readonly JdbcRow[],
+  ): Promise<{ units: Unit[]; infos: Map<string, TableInfo> }> {
     const dedupe = overwrites(this.#s);
     const out: Unit[] = [];
     const infos = new Map<string, TableInfo>();
@@ -201,12 +208,14 @@ export class JdbcSinkTask extends SinkTask {
       const { columns, key } = columnDefs(rows, dialect);
       await this.#ddl(c, dialect.createTable(table, columns, key), table);
       info = await dialect.describe(c, table);
-      if (info === undefined) throw tableProblem(`table ${table} was created but cannot be found`, 'check table.name.format');
+      if (info === undefined)
+        throw tableProblem(`table ${table} was created but cannot be found`, 'check table.name.format');
     }
     if (this.#s.autoEvolve && writes) {
       const known = info;
       const missing = columnDefs(rows, dialect).columns.filter((col) => !known.has(col.name));
-      for (const col of missing) await this.#ddl(c, dialect.addColumn(table, { ...col, notNull: false }), table);
+      for (const col of missing)
+        await this.#ddl(c, dialect.addColumn(table, { ...col, notNull: false }), table);
       if (missing.length > 0) info = (await dialect.describe(c, table)) ?? info;
     }
     this.#tables.set(table, info);
@@ -218,13 +227,18 @@ export class JdbcSinkTask extends SinkTask {
     try {
       await c.query(sql);
     } catch (error) {
-      const there = table === VERSIONS_TABLE ? undefined : await this.#dialect!.describe(c, table).catch(() => undefined);
+      const there =
+        table === VERSIONS_TABLE ? undefined : await this.#dialect!.describe(c, table).catch(() => undefined);
       if (there === undefined || !/CREATE TABLE/i.test(sql)) throw error;
     }
   }
 
   /** The fast path: one transaction, every unit's statements. On a data error, row by row (#isolate). */
-  async #write(c: Connection, plan: { units: Unit[]; infos: Map<string, TableInfo> }, report: ErrantRecordReporter): Promise<void> {
+  async #write(
+    c: Connection,
+    plan: { units: Unit[]; infos: Map<string, TableInfo> },
+    report: ErrantRecordReporter,
+  ): Promise<void> {
     const dialect = this.#dialect!;
     const mode = writeMode(this.#s);
     let work = plan.units;
@@ -238,7 +252,8 @@ export class JdbcSinkTask extends SinkTask {
     try {
       if (!single) await c.query('BEGIN');
       if (this.#s.ordered) work = await this.#claimed(c, work);
-      for (const st of planned ?? work.flatMap((u) => statementsOf(u, u.rows))) await c.query(st.text, st.values);
+      for (const st of planned ?? work.flatMap((u) => statementsOf(u, u.rows)))
+        await c.query(st.text, st.values);
       if (!single) await c.query('COMMIT');
       return;
     } catch (error) {
@@ -249,18 +264,24 @@ export class JdbcSinkTask extends SinkTask {
     await c.query('BEGIN');
     try {
       for (const u of plan.units) {
-        for (const row of this.#s.ordered ? u.rows : u.rows.flatMap((r) => [...(r.superseded as JdbcRow[]), r])) {
+        for (const row of this.#s.ordered
+          ? u.rows
+          : u.rows.flatMap((r) => [...(r.superseded as JdbcRow[]), r])) {
           await c.query('SAVEPOINT sharesink_row');
           try {
             const claimed = this.#s.ordered ? await this.#claimed(c, [{ ...u, rows: [row] }]) : [u];
-            for (const st of claimed.length === 0 ? [] : statementsOf(u, [row])) await c.query(st.text, st.values);
+            for (const st of claimed.length === 0 ? [] : statementsOf(u, [row]))
+              await c.query(st.text, st.values);
           } catch (error) {
             if (!dialect.isDataError(error)) throw error;
             await c.query('ROLLBACK TO SAVEPOINT sharesink_row');
             const { topic, partition, offset } = row.record;
             report(
               row.record,
-              new DataError(`${dialect.label} refused ${topic}-${partition}@${offset} for table ${u.table}: ${describe(error)}`, { cause: error }),
+              new DataError(
+                `${dialect.label} refused ${topic}-${partition}@${offset} for table ${u.table}: ${describe(error)}`,
+                { cause: error },
+              ),
             );
           }
           await c.query('RELEASE SAVEPOINT sharesink_row');
@@ -277,7 +298,11 @@ export class JdbcSinkTask extends SinkTask {
   async #claimed(c: Connection, work: readonly Unit[]): Promise<Unit[]> {
     const claims = new Map(work.flatMap((u) => u.rows.map((r) => [r, claimOf(r)] as const)));
     if (claims.size === 0) return [];
-    const won = await this.#dialect!.claim(c, [...claims.values()]);
+    // one lock order for every put, so that two puts claiming the same keys queue instead of deadlocking
+    const won = await this.#dialect!.claim(
+      c,
+      [...claims.values()].sort((x, y) => (x.hash < y.hash ? -1 : 1)),
+    );
     return work
       .map((u) => ({ ...u, rows: u.rows.filter((r) => won.has(claims.get(r)!.hash)) }))
       .filter((u) => u.rows.length > 0);
@@ -296,7 +321,9 @@ async function rollback(c: Connection, original: unknown): Promise<void> {
 function describe(error: unknown): string {
   const e = error as { code?: unknown; errno?: unknown };
   const message = error instanceof Error ? error.message : String(error);
-  return typeof e.code === 'string' ? `${message} (${e.code}${typeof e.errno === 'number' ? ` ${e.errno}` : ''})` : message;
+  return typeof e.code === 'string'
+    ? `${message} (${e.code}${typeof e.errno === 'number' ? ` ${e.errno}` : ''})`
+    : message;
 }
 
 /** Resolves when `promise` settles or after `ms`, whichever comes first; never rejects. */

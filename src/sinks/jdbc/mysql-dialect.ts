@@ -74,6 +74,8 @@ export class MysqlDialect implements Dialect {
       if (!this.#ready.has(conn.connection)) {
         const zone = this.#s.timeZone;
         await conn.query('SET time_zone = ?', [zone === 'UTC' || zone === 'Etc/UTC' ? '+00:00' : zone]);
+        // no gap locks: two puts claiming the same new key then queue on its row instead of deadlocking
+        await conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
         this.#ready.add(conn.connection);
       }
     } catch (error) {
@@ -122,7 +124,10 @@ export class MysqlDialect implements Dialect {
     );
     if (rows.length === 0) return undefined;
     return new Map(
-      rows.map((r) => [String(r['name']), { type: String(r['type']).toLowerCase(), category: '', sqlType: '' }]),
+      rows.map((r) => [
+        String(r['name']),
+        { type: String(r['type']).toLowerCase(), category: '', sqlType: '' },
+      ]),
     );
   }
 
@@ -181,7 +186,10 @@ export class MysqlDialect implements Dialect {
     const zone = this.#s.timeZone;
     const tail =
       mode === 'upsert'
-        ? ` ON DUPLICATE KEY UPDATE ${(first.keyCount < names.length ? names.slice(first.keyCount) : names.slice(0, 1))
+        ? ` ON DUPLICATE KEY UPDATE ${(first.keyCount < names.length
+            ? names.slice(first.keyCount)
+            : names.slice(0, 1)
+          )
             .map((n) => `${n} = VALUES(${n})`)
             .join(', ')}`
         : '';
@@ -209,7 +217,10 @@ export class MysqlDialect implements Dialect {
     if (sets.length === 0) return { text: 'SELECT 1', values: [] };
     const where: string[] = [];
     for (let i = 0; i < row.keyCount; i++) where.push(assign(i));
-    return { text: `UPDATE ${this.qualified(table)} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`, values };
+    return {
+      text: `UPDATE ${this.qualified(table)} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`,
+      values,
+    };
   }
 
   deletes(table: string, info: TableInfo, rows: readonly JdbcRow[]): Statement[] {
@@ -221,7 +232,8 @@ export class MysqlDialect implements Dialect {
     for (let i = 0; i < rows.length; i += this.#s.batchSize) {
       const chunk = rows.slice(i, i + this.#s.batchSize);
       const values: unknown[] = [];
-      for (const row of chunk) key.forEach((c, k) => values.push(mysqlValue(row.values[k], info.get(c), zone)));
+      for (const row of chunk)
+        key.forEach((c, k) => values.push(mysqlValue(row.values[k], info.get(c), zone)));
       statements.push({
         text: `DELETE FROM ${this.qualified(table)} WHERE (${key.map(this.#ident).join(', ')}) IN (${chunk.map(() => tuple).join(',')})`,
         values,
@@ -261,7 +273,12 @@ export class MysqlDialect implements Dialect {
     const before = await read(claims.map((x) => x.hash));
     const newer = claims.filter((x) => {
       const last = before.get(x.hash);
-      return last === undefined || last['t'] !== x.topic || Number(last['p']) !== x.partition || Number(last['o']) < x.offset;
+      return (
+        last === undefined ||
+        last['t'] !== x.topic ||
+        Number(last['p']) !== x.partition ||
+        Number(last['o']) < x.offset
+      );
     });
     if (newer.length === 0) return new Set();
     await c.query(
@@ -279,7 +296,12 @@ export class MysqlDialect implements Dialect {
       newer
         .filter((x) => {
           const now = after.get(x.hash);
-          return now !== undefined && now['t'] === x.topic && Number(now['p']) === x.partition && Number(now['o']) === x.offset;
+          return (
+            now !== undefined &&
+            now['t'] === x.topic &&
+            Number(now['p']) === x.partition &&
+            Number(now['o']) === x.offset
+          );
         })
         .map((x) => x.hash),
     );
@@ -299,7 +321,8 @@ export class MysqlDialect implements Dialect {
 }
 
 function guessType(sample: unknown, key: boolean): string {
-  if (typeof sample === 'string' || sample === null || sample === undefined) return key ? 'VARCHAR(256)' : 'TEXT';
+  if (typeof sample === 'string' || sample === null || sample === undefined)
+    return key ? 'VARCHAR(256)' : 'TEXT';
   if (typeof sample === 'number') return key && Number.isInteger(sample) ? 'BIGINT' : 'DOUBLE';
   if (typeof sample === 'bigint') return 'BIGINT';
   if (typeof sample === 'boolean') return 'TINYINT(1)';

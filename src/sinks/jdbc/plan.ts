@@ -30,7 +30,10 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
  * Then only the last row per key is written (and, with the order guard, only if newer than the table's).
  */
 export function overwrites(s: Pick<JdbcSettings, 'pkMode' | 'insertMode' | 'deleteEnabled'>): boolean {
-  return (s.pkMode === 'record_key' || s.pkMode === 'record_value') && (s.insertMode !== 'insert' || s.deleteEnabled);
+  return (
+    (s.pkMode === 'record_key' || s.pkMode === 'record_value') &&
+    (s.insertMode !== 'insert' || s.deleteEnabled)
+  );
 }
 
 /** insert with pk.mode=kafka upserts: a redelivered record then rewrites its own row instead of failing on it. */
@@ -52,18 +55,29 @@ export function units(table: string, rows: readonly JdbcRow[], dedupe: boolean):
  * The columns auto.create declares for a table's rows: each column's type from its first schema (or
  * its first non-null value), NOT NULL for key columns and for required schema fields every row has.
  */
-export function columnDefs(rows: readonly JdbcRow[], dialect: Pick<Dialect, 'columnType'>): { columns: ColumnDef[]; key: string[] } {
+export function columnDefs(
+  rows: readonly JdbcRow[],
+  dialect: Pick<Dialect, 'columnType'>,
+): { columns: ColumnDef[]; key: string[] } {
   const writes = rows.filter((r) => r.op === 'write');
   const first = writes[0] ?? rows[0]!;
   const key = first.columns.slice(0, first.keyCount);
-  const seen = new Map<string, { schema: JdbcRow['schemas'][number]; sample: unknown; count: number; required: boolean }>();
+  const seen = new Map<
+    string,
+    { schema: JdbcRow['schemas'][number]; sample: unknown; count: number; required: boolean }
+  >();
   for (const row of writes) {
     row.columns.forEach((name, i) => {
       const known = seen.get(name);
       const schema = row.schemas[i];
       const sample = row.values[i];
       if (known === undefined) {
-        seen.set(name, { schema, sample, count: 1, required: schema !== undefined && schema.optional !== true });
+        seen.set(name, {
+          schema,
+          sample,
+          count: 1,
+          required: schema !== undefined && schema.optional !== true,
+        });
         return;
       }
       known.count++;
@@ -72,7 +86,10 @@ export function columnDefs(rows: readonly JdbcRow[], dialect: Pick<Dialect, 'col
       known.required &&= schema !== undefined && schema.optional !== true;
     });
   }
-  if (writes.length === 0) first.columns.forEach((name, i) => seen.set(name, { schema: first.schemas[i], sample: first.values[i], count: 1, required: true }));
+  if (writes.length === 0)
+    first.columns.forEach((name, i) =>
+      seen.set(name, { schema: first.schemas[i], sample: first.values[i], count: 1, required: true }),
+    );
   const columns = [...seen].map(([name, c]) => {
     const isKey = key.includes(name);
     return {

@@ -36,7 +36,11 @@ export class PostgresDialect implements Dialect {
   }
 
   async open(): Promise<void> {
-    const mod = await importOptional<{ default: typeof pg }>('pg', 'The JDBC sink for PostgreSQL', PG_VERSION);
+    const mod = await importOptional<{ default: typeof pg }>(
+      'pg',
+      'The JDBC sink for PostgreSQL',
+      PG_VERSION,
+    );
     this.#pg = mod.default;
     const pool = new mod.default.Pool(this.#config());
     // a pooled connection that dies while idle is reported here; unheard, the event would kill the thread
@@ -98,7 +102,9 @@ export class PostgresDialect implements Dialect {
   }
 
   async describe(c: Connection, table: string): Promise<TableInfo | undefined> {
-    const client = { query: (text: string, values: unknown[]) => c.query(text, values).then((rows) => ({ rows })) };
+    const client = {
+      query: (text: string, values: unknown[]) => c.query(text, values).then((rows) => ({ rows })),
+    };
     return describeTable(client as unknown as pg.ClientBase, this.qualified(table));
   }
 
@@ -135,11 +141,15 @@ export class PostgresDialect implements Dialect {
       return `$${values.length}`;
     };
     const sets: string[] = [];
-    for (let i = row.keyCount; i < row.columns.length; i++) sets.push(`${this.#ident(row.columns[i]!)} = ${slot(i)}`);
+    for (let i = row.keyCount; i < row.columns.length; i++)
+      sets.push(`${this.#ident(row.columns[i]!)} = ${slot(i)}`);
     const where: string[] = [];
     for (let i = 0; i < row.keyCount; i++) where.push(`${this.#ident(row.columns[i]!)} = ${slot(i)}`);
     if (sets.length === 0) return { text: `SELECT 1`, values: [] };
-    return { text: `UPDATE ${this.qualified(table)} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`, values };
+    return {
+      text: `UPDATE ${this.qualified(table)} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`,
+      values,
+    };
   }
 
   deletes(table: string, info: TableInfo, rows: readonly JdbcRow[]): Statement[] {

@@ -33,7 +33,8 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
   const keyValues: unknown[] = [];
   const keySchemas: (Schema | undefined)[] = [];
   const addKey = (name: string, value: unknown, schema: Schema | undefined): void => {
-    if (value === null || value === undefined) throw new DataError(`the primary key field ${name} is missing or null`);
+    if (value === null || value === undefined)
+      throw new DataError(`the primary key field ${name} is missing or null`);
     keyColumns.push(name);
     keyValues.push(value);
     keySchemas.push(schema);
@@ -57,18 +58,23 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
     }
     case 'record_key': {
       const key = record.key;
-      if (key === null || key === undefined) throw new DataError('the record has no key, and pk.mode=record_key reads the primary key from it');
+      if (key === null || key === undefined)
+        throw new DataError('the record has no key, and pk.mode=record_key reads the primary key from it');
       if (isStruct(key)) {
         const names = s.pkFields.length > 0 ? s.pkFields : Object.keys(key);
         for (const name of names) addKey(name, key[name], fieldSchema(record.keySchema, name));
       } else {
-        if (s.pkFields.length > 1) throw new DataError(`the key is a ${typeof key}, not a struct, and pk.fields names ${s.pkFields.length} fields`);
+        if (s.pkFields.length > 1)
+          throw new DataError(
+            `the key is a ${typeof key}, not a struct, and pk.fields names ${s.pkFields.length} fields`,
+          );
         addKey(s.pkFields[0] ?? PRIMITIVE_KEY_DEFAULT, key, record.keySchema);
       }
       break;
     }
     case 'record_value': {
-      if (valueFields === undefined) throw new DataError('a tombstone has no value to read pk.mode=record_value from');
+      if (valueFields === undefined)
+        throw new DataError('a tombstone has no value to read pk.mode=record_value from');
       const names = s.pkFields.length > 0 ? s.pkFields : Object.keys(valueFields);
       for (const name of names) addKey(name, valueFields[name], fieldSchema(record.valueSchema, name));
       break;
@@ -101,7 +107,10 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
     values.push(valueFields![name]);
     schemas.push(fieldSchema(record.valueSchema, name));
   }
-  if (columns.length === 0) throw new DataError('the row has no columns (an empty struct, or fields.whitelist matches none of its fields)');
+  if (columns.length === 0)
+    throw new DataError(
+      'the row has no columns (an empty struct, or fields.whitelist matches none of its fields)',
+    );
   return { record, table, op: 'write', columns, values, schemas, keyCount, keyText, superseded: [] };
 }
 

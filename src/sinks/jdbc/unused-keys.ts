@@ -11,20 +11,37 @@ export interface UnusedKey {
 }
 
 export const UNUSED_KEYS: readonly UnusedKey[] = [
-  { key: 'dialect.name', reason: "the dialect follows connection.url's scheme, jdbc:postgresql:, jdbc:mysql: or jdbc:mariadb:" },
+  {
+    key: 'dialect.name',
+    reason: "the dialect follows connection.url's scheme, jdbc:postgresql:, jdbc:mysql: or jdbc:mariadb:",
+  },
   {
     key: 'connection.attempts',
-    reason: 'a connection that cannot be made fails the put with a RetriableError, which the runtime retries (retry.backoff.ms apart) until the database answers',
+    reason:
+      'a connection that cannot be made fails the put with a RetriableError, which the runtime retries (retry.backoff.ms apart) until the database answers',
   },
-  { key: 'connection.backoff.ms', reason: 'see connection.attempts: retries are the runtime\'s, retry.backoff.ms apart' },
+  {
+    key: 'connection.backoff.ms',
+    reason: "see connection.attempts: retries are the runtime's, retry.backoff.ms apart",
+  },
   {
     key: 'max.retries',
-    reason: 'a database failure is retried by the runtime until it heals, retry.backoff.ms apart, so no record is given up after a count (errors.retry.timeout bounds the retries in classic mode; share mode keeps the records locked meanwhile)',
+    reason:
+      'a database failure is retried by the runtime until it heals, retry.backoff.ms apart, so no record is given up after a count (errors.retry.timeout bounds the retries in classic mode; share mode keeps the records locked meanwhile)',
   },
-  { key: 'table.types', reason: 'the sink writes to whatever relation the name resolves to, table or updatable view' },
+  {
+    key: 'table.types',
+    reason: 'the sink writes to whatever relation the name resolves to, table or updatable view',
+  },
   { key: 'trim.sensitive.log', reason: 'sharesink never logs row values' },
-  { key: 'mssql.use.merge.holdlock', reason: 'SQL Server only; sharesink writes to PostgreSQL and MySQL/MariaDB' },
-  { key: 'timestamp.precision.mode', reason: 'timestamps are written with the millisecond precision of Connect\'s Timestamp' },
+  {
+    key: 'mssql.use.merge.holdlock',
+    reason: 'SQL Server only; sharesink writes to PostgreSQL and MySQL/MariaDB',
+  },
+  {
+    key: 'timestamp.precision.mode',
+    reason: "timestamps are written with the millisecond precision of Connect's Timestamp",
+  },
   { key: 'timestamp.fields.list', reason: 'see timestamp.precision.mode' },
   { key: 'date.timezone', reason: "Connect's Date is a UTC date and is written as that date" },
   { key: 'db.timezone.use.legacy', reason: 'see date.timezone' },
@@ -39,7 +56,7 @@ export const REFUSED_KEYS: Readonly<Record<string, (value: string) => string | u
     "is Aiven's per-topic table map, which sharesink does not have: use table.name.format (with ${topic}), one connector per mapping, or a RegexRouter transform that renames topics to table names",
   'table.name.normalize': (v) =>
     v.trim().toLowerCase() === 'true'
-      ? "=true (Aiven) rewrites topic names into table names, which sharesink does not do: set table.name.format, or a RegexRouter transform that renames the topics"
+      ? '=true (Aiven) rewrites topic names into table names, which sharesink does not do: set table.name.format, or a RegexRouter transform that renames the topics'
       : undefined,
 };
 
@@ -47,9 +64,21 @@ export const REFUSED_KEYS: Readonly<Record<string, (value: string) => string | u
 export function withUnusedKeys<V extends Record<string, unknown>>(def: ConfigDef<V>): ConfigDef<V> {
   let out: ConfigDef<Record<string, unknown>> = def as unknown as ConfigDef<Record<string, unknown>>;
   for (const u of UNUSED_KEYS)
-    out = out.define({ name: u.key, type: 'string', default: null, importance: 'low', documentation: `Not used: ${u.reason}.` });
+    out = out.define({
+      name: u.key,
+      type: 'string',
+      default: null,
+      importance: 'low',
+      documentation: `Not used: ${u.reason}.`,
+    });
   for (const key of Object.keys(REFUSED_KEYS))
-    out = out.define({ name: key, type: 'string', default: null, importance: 'low', documentation: 'Refused when set (see docs/jdbc-sink.md).' });
+    out = out.define({
+      name: key,
+      type: 'string',
+      default: null,
+      importance: 'low',
+      documentation: 'Refused when set (see docs/jdbc-sink.md).',
+    });
   return out as unknown as ConfigDef<V>;
 }
 

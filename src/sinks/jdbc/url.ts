@@ -26,7 +26,8 @@ export function urlProblem(url: string): string | undefined {
   if (dialect === 'postgresql') return connectionUrlProblem(url);
   try {
     const parsed = mysqlUrl(url);
-    if (parsed.database === undefined) return `names no database (jdbc:mysql://host:port/database); ${ACCEPTED}`;
+    if (parsed.database === undefined)
+      return `names no database (jdbc:mysql://host:port/database); ${ACCEPTED}`;
   } catch (error) {
     return `${(error as Error).message}; ${ACCEPTED}`;
   }
@@ -52,7 +53,9 @@ export function mysqlUrl(url: string): MysqlTarget {
   try {
     parsed = new URL(`mysql:${rest}`);
   } catch {
-    throw new Error('cannot be parsed as a URL (a port that is not a number, or a character in the user name or password that needs percent-encoding)');
+    throw new Error(
+      'cannot be parsed as a URL (a port that is not a number, or a character in the user name or password that needs percent-encoding)',
+    );
   }
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
   const param = (name: string): string | undefined => parsed.searchParams.get(name) ?? undefined;

@@ -26,7 +26,8 @@ const CONNECTION_MESSAGE =
 /** The SQLSTATE of an error the server reported; undefined for socket and client-side errors. */
 export function sqlState(error: unknown): string | undefined {
   // pg's DatabaseError, recognised by shape so that this module does not load the driver
-  if (!(error instanceof Error) || typeof (error as { severity?: unknown }).severity !== 'string') return undefined;
+  if (!(error instanceof Error) || typeof (error as { severity?: unknown }).severity !== 'string')
+    return undefined;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

@@ -91,7 +91,11 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
 
   it("Debezium's ExtractNewRecordState is built in; its other transforms are not", () => {
     const config = compileConnectorConfig(
-      { ...base, transforms: 'unwrap', 'transforms.unwrap.type': 'io.debezium.transforms.ExtractNewRecordState' },
+      {
+        ...base,
+        transforms: 'unwrap',
+        'transforms.unwrap.type': 'io.debezium.transforms.ExtractNewRecordState',
+      },
       worker,
     );
     expect(config.transforms.transforms).toHaveLength(1);
@@ -101,7 +105,9 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
         worker,
       ),
     );
-    expect(said(problem)).toMatch(/^transforms\.r\.type: "io\.debezium\.transforms\.ByLogicalTableRouter" is a Java class, and sharesink runs no Java: transforms from outside Apache Kafka are not built in/);
+    expect(said(problem)).toMatch(
+      /^transforms\.r\.type: "io\.debezium\.transforms\.ByLogicalTableRouter" is a Java class, and sharesink runs no Java: transforms from outside Apache Kafka are not built in/,
+    );
   });
 
   it('a .jar in plugin.path (as Kafka’s quickstart has it) is named once: it cannot provide a connector', () => {

@@ -5,19 +5,37 @@ import { INT32, INT64, OPT_STRING, rec, STRING, struct, transform } from './help
 
 const T = 'io.debezium.transforms.ExtractNewRecordState';
 
-const ROW = struct({ id: INT32, name: OPT_STRING }, { name: 'server1.inventory.customers.Value', optional: true });
-const SOURCE = struct({ version: STRING, table: STRING, lsn: { type: 'int64', optional: true }, ts_ms: INT64 }, { name: 'io.debezium.connector.postgresql.Source' });
+const ROW = struct(
+  { id: INT32, name: OPT_STRING },
+  { name: 'server1.inventory.customers.Value', optional: true },
+);
+const SOURCE = struct(
+  { version: STRING, table: STRING, lsn: { type: 'int64', optional: true }, ts_ms: INT64 },
+  { name: 'io.debezium.connector.postgresql.Source' },
+);
 const ENVELOPE: Schema = struct(
   { before: ROW, after: ROW, source: SOURCE, op: STRING, ts_ms: { type: 'int64', optional: true } },
   { name: 'server1.inventory.customers.Envelope' },
 );
 const source = { version: '3.0.0', table: 'customers', lsn: 3340, ts_ms: 1_700_000_000_000 };
-const event = (op: string, before: object | null, after: object | null) => ({ before, after, source, op, ts_ms: 1_700_000_000_123 });
+const event = (op: string, before: object | null, after: object | null) => ({
+  before,
+  after,
+  source,
+  op,
+  ts_ms: 1_700_000_000_123,
+});
 
 describe('ExtractNewRecordState', () => {
-  it('replaces a schema\'d change event with its after state and the row schema', () => {
+  it("replaces a schema'd change event with its after state and the row schema", () => {
     const t = transform(T);
-    const out = t.apply(rec({ key: { id: 1 }, valueSchema: ENVELOPE, value: event('u', { id: 1, name: 'a' }, { id: 1, name: 'b' }) }))!;
+    const out = t.apply(
+      rec({
+        key: { id: 1 },
+        valueSchema: ENVELOPE,
+        value: event('u', { id: 1, name: 'a' }, { id: 1, name: 'b' }),
+      }),
+    )!;
     expect(out.value).toEqual({ id: 1, name: 'b' });
     expect(out.valueSchema?.fields?.map((f) => f.name)).toEqual(['id', 'name']);
     expect(out.valueSchema?.name).toBe('server1.inventory.customers.Value');
@@ -30,9 +48,11 @@ describe('ExtractNewRecordState', () => {
     expect(out.valueSchema).toBeUndefined();
   });
 
-  it('default (tombstone): a delete event becomes a tombstone, and Debezium\'s own tombstone passes', () => {
+  it("default (tombstone): a delete event becomes a tombstone, and Debezium's own tombstone passes", () => {
     const t = transform(T);
-    const del = t.apply(rec({ key: { id: 1 }, valueSchema: ENVELOPE, value: event('d', { id: 1, name: 'b' }, null) }))!;
+    const del = t.apply(
+      rec({ key: { id: 1 }, valueSchema: ENVELOPE, value: event('d', { id: 1, name: 'b' }, null) }),
+    )!;
     expect(del.value).toBeNull();
     expect(del.valueSchema).toBeUndefined();
     expect(del.key).toEqual({ id: 1 });
@@ -87,8 +107,18 @@ describe('ExtractNewRecordState', () => {
       __source_ts_ms: 1_700_000_000_000,
       __event_ms: 1_700_000_000_123,
     });
-    const types = Object.fromEntries(out.valueSchema!.fields!.map((f) => [f.name, `${f.schema.type}${f.schema.optional ? '?' : ''}`]));
-    expect(types).toEqual({ id: 'int32', name: 'string?', __op: 'string?', __table: 'string?', __lsn: 'int64?', __source_ts_ms: 'int64?', __event_ms: 'int64?' });
+    const types = Object.fromEntries(
+      out.valueSchema!.fields!.map((f) => [f.name, `${f.schema.type}${f.schema.optional ? '?' : ''}`]),
+    );
+    expect(types).toEqual({
+      id: 'int32',
+      name: 'string?',
+      __op: 'string?',
+      __table: 'string?',
+      __lsn: 'int64?',
+      __source_ts_ms: 'int64?',
+      __event_ms: 'int64?',
+    });
     // the derived schema is worked out once per envelope schema
     const again = t.apply(rec({ valueSchema: ENVELOPE, value: event('u', null, { id: 3, name: 'm' }) }))!;
     expect(again.valueSchema).toBe(out.valueSchema);
