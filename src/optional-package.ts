@@ -19,18 +19,21 @@ export class OptionalPackageMissingError extends SharesinkError {
 }
 
 /**
- * `import(name)`, or an OptionalPackageMissingError naming the package and the install command when
+ * `import(specifier)`, or an OptionalPackageMissingError naming the package and the install command when
  * the package itself cannot be found. Any other failure (the package is there but broken) is thrown as
  * it is. `load` is injectable for tests.
  */
 export async function importOptional<T>(
-  packageName: string,
+  specifier: string,
   feature: string,
   version: string,
   load: (name: string) => Promise<unknown> = (name) => import(name),
 ): Promise<T> {
+  // `mysql2/promise` is installed as `mysql2`
+  const parts = specifier.split('/');
+  const packageName = parts.slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
   try {
-    return (await load(packageName)) as T;
+    return (await load(specifier)) as T;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const missing =

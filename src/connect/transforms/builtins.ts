@@ -197,7 +197,8 @@ const OTHERS: readonly BuiltinTransform[] = [
     name: 'ExtractNewRecordState',
     className: 'io.debezium.transforms.ExtractNewRecordState',
     def: EXTRACT_NEW_RECORD_STATE_DEF as AnyDef,
-    summary: "Debezium's event flattening: a change event becomes the row state after the change; deletes as configured.",
+    summary:
+      "Debezium's event flattening: a change event becomes the row state after the change; deletes as configured.",
     create: () => new ExtractNewRecordState(),
   },
 ];

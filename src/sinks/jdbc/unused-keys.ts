@@ -3,7 +3,7 @@
  * (listed once at start, as the worker lists Connect's worker keys), and those it refuses because
  * ignoring them would write somewhere else than the file means.
  */
-import { ConfigDef } from '../../connect/config-def.js';
+import type { ConfigDef } from '../../connect/config-def.js';
 
 export interface UnusedKey {
   readonly key: string;
