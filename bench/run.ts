@@ -3,7 +3,7 @@
  * reference tools against the same topics on the same broker, in one invocation. Writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}. See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6,7,8 (scenario numbers; 7 and 8 run with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7,8,9 (scenario numbers; 7, 8 and 9 run with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  *
@@ -24,6 +24,7 @@ import { fillDrainTopics, runDrains } from './scenarios/drain.js';
 import { runEndToEnd } from './scenarios/e2e.js';
 import { runIoScenario } from './scenarios/io.js';
 import { runLatency } from './scenarios/latency.js';
+import { runJdbc } from './scenarios/jdbc.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
 import { runSteady, warmBroker } from './scenarios/steady.js';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   });
   const plan = scalePlan(opts.full ? FULL : SHORT, Number(opts.scale));
   const only = new Set(
-    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7,8' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
+    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7,8,9' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
   );
   const wants = (n: number) => only.has(n);
   const started = new Date();
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
     runtimeCost(ctx); // scenario 5
     await runLatency(ctx); // scenario 3
     await runPostgres(ctx); // scenario 4
+    await runJdbc(ctx); // scenario 9
     await runEndToEnd(ctx, opts['e2e-max-rate']); // scenario 6
     if (wants(7)) {
       const io = { brokers, pgUrl, full: opts.full, scale: Number(opts.scale), topicName, createdTopics };
