@@ -76,17 +76,17 @@ export {
   KafkaRequestTimeoutError,
   KafkaErrorCode,
   kafkaErrorName,
-} from './kafka/errors.js';
+} from './kafka/errors/kafka-errors.js';
 export {
   KafkaUnreachableError,
   ShareGroupsUnavailableError,
   KafkaAuthorizationError,
-} from './kafka/cluster-errors.js';
-export { KafkaAuthenticationError, SaslRequiredError } from './kafka/auth-errors.js';
-export { KafkaTlsError } from './kafka/tls-errors.js';
-export type { TlsFailureReason } from './kafka/tls-errors.js';
-export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/cluster-errors.js';
-export { checkKafkaCluster } from './kafka/preflight.js';
+} from './kafka/errors/cluster-errors.js';
+export { KafkaAuthenticationError, SaslRequiredError } from './kafka/errors/auth-errors.js';
+export { KafkaTlsError } from './kafka/errors/tls-errors.js';
+export type { TlsFailureReason } from './kafka/errors/tls-errors.js';
+export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/errors/cluster-errors.js';
+export { checkKafkaCluster } from './kafka/admin/preflight.js';
 // Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by hand
 export {
   parseKafkaSecurity,
@@ -103,7 +103,7 @@ export type {
 } from './kafka/security/index.js';
 export type { ClientSecurities, ClientKind } from './config/client-security.js';
 export { printableConfig } from './config/printable.js';
-export type { PreflightOptions, PreflightTarget } from './kafka/preflight.js';
+export type { PreflightOptions, PreflightTarget } from './kafka/admin/preflight.js';
 
 // the connector contract
 export * from './connect/index.js';

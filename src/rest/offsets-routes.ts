@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { SharesinkError } from '../errors.js';
-import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
+import { KafkaError, KafkaErrorCode } from '../kafka/errors/kafka-errors.js';
 import { ConnectorOffsetsService } from '../offsets/connector-offsets.js';
 import { GroupNotEmptyError, OffsetsRequestError } from '../offsets/errors.js';
 import { badRequest, notFound, RestError } from './errors.js';

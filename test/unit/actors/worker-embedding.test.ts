@@ -11,7 +11,7 @@ import { Worker, type TaskFailure } from '../../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
 import type { ConnectorConfig, WorkerConfig } from '../../../src/config/types.js';
 import { ConfigError, isSharesinkError } from '../../../src/errors.js';
-import { KafkaUnreachableError } from '../../../src/kafka/cluster-errors.js';
+import { KafkaUnreachableError } from '../../../src/kafka/errors/cluster-errors.js';
 
 const logger = pino({ level: 'silent' });
 const failing = fileURLToPath(new URL('../../fixtures/connectors/failing-connector.ts', import.meta.url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StillWaiting } from '../../../src/kafka/still-waiting.js';
+import { StillWaiting } from '../../../src/observability/still-waiting.js';
 import { capturingLogger } from '../cli/capturing-logger.js';
 
 function waiter(warnAfterMs = 10_000) {

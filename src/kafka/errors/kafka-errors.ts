@@ -12,7 +12,7 @@
  * | `SHARESINK_KAFKA_SASL` | {@link KafkaConnectionError} | SASL authentication failed |
  * | `SHARESINK_KAFKA_REQUEST_TIMEOUT` | {@link KafkaRequestTimeoutError} | no response within the request timeout |
  */
-import { SharesinkError } from '../errors.js';
+import { SharesinkError } from '../../errors.js';
 import { KafkaErrorCode, RETRIABLE_KAFKA_CODES, type KafkaErrorName } from './error-codes.js';
 
 export { KafkaErrorCode, RETRIABLE_KAFKA_CODES, type KafkaErrorName };

@@ -6,13 +6,13 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import path from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SaslRequiredError } from '../../../src/kafka/auth-errors.js';
-import type { BrokerConnection, BrokerConnectionOptions } from '../../../src/kafka/connection.js';
-import { KafkaConnectionError } from '../../../src/kafka/errors.js';
-import { checkKafkaCluster, type PreflightTarget } from '../../../src/kafka/preflight.js';
-import type { ApiDefinition } from '../../../src/kafka/protocol/api.js';
-import { speaksTls } from '../../../src/kafka/security/listener-probe.js';
-import { KafkaTlsError } from '../../../src/kafka/tls-errors.js';
+import { SaslRequiredError } from '../../../../src/kafka/errors/auth-errors.js';
+import type { BrokerConnection, BrokerConnectionOptions } from '../../../../src/kafka/connection.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors/kafka-errors.js';
+import { checkKafkaCluster, type PreflightTarget } from '../../../../src/kafka/admin/preflight.js';
+import type { ApiDefinition } from '../../../../src/kafka/protocol/api.js';
+import { speaksTls } from '../../../../src/kafka/security/listener-probe.js';
+import { KafkaTlsError } from '../../../../src/kafka/errors/tls-errors.js';
 
 const share: PreflightTarget = {
   name: 'connector s1',
@@ -269,7 +269,7 @@ describe('a share group coordinator on another broker', () => {
 });
 
 describe('speaksTls: one ClientHello', () => {
-  const TLS = new URL('../../fixtures/tls/', import.meta.url).pathname;
+  const TLS = new URL('../../../fixtures/tls/', import.meta.url).pathname;
   let tls: Server;
   let plain: NetServer;
   const port = (s: { address(): unknown }) => (s.address() as AddressInfo).port;

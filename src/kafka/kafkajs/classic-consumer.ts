@@ -5,8 +5,8 @@
  */
 import { Kafka, logLevel, type ConsumerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
-import { pinoLogCreator } from './classic-log.js';
-import { registerKafkajsCompressionCodecs, type SaslConfig, type SslConfig } from './kafkajs.js';
+import { pinoLogCreator } from './pino-log.js';
+import { registerKafkajsCompressionCodecs, type SaslConfig, type SslConfig } from './internals.js';
 
 export interface ClassicClientOptions {
   /** Bootstrap addresses, `host:port`. */
@@ -112,7 +112,7 @@ export function classicConsumerSettings(
 }
 
 /** Errors after which the member must rejoin the group; kafkajs rejoins when eachBatch throws one. */
-export { messageTimestampType } from './kafkajs.js';
+export { messageTimestampType } from './internals.js';
 
 /** Errors after which the member must rejoin the group; kafkajs rejoins when eachBatch throws one. */
 export function isRejoinError(err: unknown): boolean {

@@ -9,8 +9,8 @@
  */
 import { logLevel, type logCreator, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
-import { kafkajsLogger } from './kafkajs.js';
-import { StillWaiting } from './still-waiting.js';
+import { kafkajsLogger } from './internals.js';
+import { StillWaiting } from '../../observability/still-waiting.js';
 
 const COORDINATOR_WAITS: ReadonlyArray<readonly [RegExp, string]> = [
   [/coordinator is loading/i, 'COORDINATOR_LOAD_IN_PROGRESS'],

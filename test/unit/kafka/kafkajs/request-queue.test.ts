@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import '../../../src/kafka/kafkajs-request-queue.js';
+import '../../../../src/kafka/kafkajs/request-queue.js';
 
 interface Queue {
   pending: unknown[];

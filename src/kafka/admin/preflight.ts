@@ -20,27 +20,32 @@ import {
   ShareGroupsUnavailableError,
   describeAttempts,
   formatDuration,
-} from './cluster-errors.js';
-import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from './connection.js';
-import type { SaslConfig, SslConfig } from './kafkajs.js';
-import { KafkaConnectionError, KafkaErrorCode, UnsupportedVersionError, kafkaErrorName } from './errors.js';
-import { socketError } from './failure-reason.js';
-import { highestCommonVersion } from './protocol/api.js';
-import { CoordinatorKeyType, FindCoordinator } from './protocol/messages/find-coordinator.js';
-import { Metadata, metadataForTopicNames } from './protocol/messages/metadata.js';
-import { ShareFetch } from './protocol/messages/share-fetch.js';
-import { ShareGroupDescribe } from './protocol/messages/share-group-describe.js';
-import { ShareGroupHeartbeat } from './protocol/messages/share-group-heartbeat.js';
-import { UnknownTopicError } from './share/share-errors.js';
-import { tlsFailure } from './tls-errors.js';
-import { authenticationFailure } from './auth-errors.js';
+} from '../errors/cluster-errors.js';
+import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from '../connection.js';
+import type { SaslConfig, SslConfig } from '../kafkajs/internals.js';
+import {
+  KafkaConnectionError,
+  KafkaErrorCode,
+  UnsupportedVersionError,
+  kafkaErrorName,
+} from '../errors/kafka-errors.js';
+import { socketError } from '../errors/failure-reason.js';
+import { highestCommonVersion } from '../protocol/api.js';
+import { CoordinatorKeyType, FindCoordinator } from '../protocol/messages/find-coordinator.js';
+import { Metadata, metadataForTopicNames } from '../protocol/messages/metadata.js';
+import { ShareFetch } from '../protocol/messages/share-fetch.js';
+import { ShareGroupDescribe } from '../protocol/messages/share-group-describe.js';
+import { ShareGroupHeartbeat } from '../protocol/messages/share-group-heartbeat.js';
+import { UnknownTopicError } from '../share/share-errors.js';
+import { tlsFailure } from '../errors/tls-errors.js';
+import { authenticationFailure } from '../errors/auth-errors.js';
 import {
   explainClosedWithoutSasl,
   explainConnectFailure,
   offersClientCertificate,
   protocolOf,
   type ListenerProbeOptions,
-} from './security/listener-probe.js';
+} from '../security/listener-probe.js';
 
 /** Moved to failure-reason.ts; still exported here for the callers that know it from here. */
 export { socketError };

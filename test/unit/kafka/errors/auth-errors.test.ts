@@ -1,8 +1,8 @@
 // SASL failures as translateKafkajsError passes them on become one KafkaAuthenticationError naming the
 // broker, the mechanism and the user, with what to check; anything else is left alone.
 import { describe, expect, it } from 'vitest';
-import { authenticationFailure, KafkaAuthenticationError } from '../../../src/kafka/auth-errors.js';
-import { translateKafkajsError } from '../../../src/kafka/kafkajs.js';
+import { authenticationFailure, KafkaAuthenticationError } from '../../../../src/kafka/errors/auth-errors.js';
+import { translateKafkajsError } from '../../../../src/kafka/kafkajs/internals.js';
 
 function kafkajsSasl(message: string): Error {
   return Object.assign(new Error(message), { name: 'KafkaJSSASLAuthenticationError' });

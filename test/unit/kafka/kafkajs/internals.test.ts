@@ -1,13 +1,17 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from '../../../src/kafka/errors.js';
-import { lz4 } from '../../../src/kafka/compression.js';
+import {
+  KafkaConnectionError,
+  KafkaError,
+  KafkaRequestTimeoutError,
+} from '../../../../src/kafka/errors/kafka-errors.js';
+import { lz4 } from '../../../../src/kafka/records/compression.js';
 import {
   kafkajsLogger,
   registerKafkajsCompressionCodecs,
   translateKafkajsError,
-} from '../../../src/kafka/kafkajs.js';
-import { capturingLogger } from '../cli/capturing-logger.js';
+} from '../../../../src/kafka/kafkajs/internals.js';
+import { capturingLogger } from '../../cli/capturing-logger.js';
 
 const require = createRequire(import.meta.url);
 

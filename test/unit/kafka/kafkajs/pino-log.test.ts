@@ -3,10 +3,10 @@
 // key its logger already binds.
 import { logLevel, type LogEntry } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { pinoLogCreator } from '../../../src/kafka/classic-log.js';
-import { duplicateKeys } from '../../integration/harness/strict-json.js';
+import { pinoLogCreator } from '../../../../src/kafka/kafkajs/pino-log.js';
+import { duplicateKeys } from '../../../integration/harness/strict-json.js';
 import { pino } from 'pino';
-import { capturingLogger } from '../cli/capturing-logger.js';
+import { capturingLogger } from '../../cli/capturing-logger.js';
 
 const LOADING = "The coordinator is loading and hence can't process requests for this group";
 

@@ -2,7 +2,7 @@
 // `metadata refresh failed`): the first is logged, then one per 30 s per subject and cause with the
 // count left out, and one NOTICE line when a failure that was logged ends.
 import { describe, expect, it } from 'vitest';
-import { RetryLines } from '../../../src/kafka/retry-lines.js';
+import { RetryLines } from '../../../src/observability/retry-lines.js';
 import { capturingLogger } from '../cli/capturing-logger.js';
 
 function lines() {

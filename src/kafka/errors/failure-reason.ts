@@ -7,7 +7,7 @@
  * 127.0.0.1:9092: Connection error: connect ECONNREFUSED 127.0.0.1:9092`). {@link failureFields} makes
  * that `broker=127.0.0.1:9092 err="connect ECONNREFUSED"`.
  */
-import { KafkaConnectionError } from './errors.js';
+import { KafkaConnectionError } from './kafka-errors.js';
 
 /**
  * The socket error alone, as Node names it: `connect ECONNREFUSED`, `getaddrinfo ENOTFOUND kafka`,

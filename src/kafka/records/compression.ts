@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
-import { KafkaProtocolError } from './errors.js';
+import { KafkaProtocolError } from '../errors/kafka-errors.js';
 
 const require = createRequire(import.meta.url);
 const gunzipAsync = promisify(gunzip);

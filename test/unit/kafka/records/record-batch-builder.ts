@@ -1,10 +1,10 @@
 // Test-only RecordBatch v2 encoder (the layout of the Kafka protocol docs), used to feed the decoder in
-// src/kafka/records.ts with batches whose every field is known. zstd is not offered: we have no compressor
+// src/kafka/records/record-batches.ts with batches whose every field is known. zstd is not offered: we have no compressor
 // for it (the integration test covers zstd with batches the broker compressed).
 import { gzipSync } from 'node:zlib';
-import { crc32c } from '../../../src/kafka/crc32c.js';
-import { lz4, snappy } from '../../../src/kafka/compression.js';
-import { Writer } from '../../../src/kafka/protocol/writer.js';
+import { crc32c } from '../../../../src/kafka/records/crc32c.js';
+import { lz4, snappy } from '../../../../src/kafka/records/compression.js';
+import { Writer } from '../../../../src/kafka/protocol/writer.js';
 
 export interface TestHeader {
   key: string;

@@ -19,12 +19,12 @@ import { createRequire } from 'node:module';
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import type { KafkaMessage, SASLOptions, Mechanism } from 'kafkajs';
 import type { Logger } from 'pino';
-import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from './errors.js';
-import { CompressionType, decompress, lz4, snappy } from './compression.js';
-import type { ApiRequest } from './protocol/api.js';
-import { Reader } from './protocol/reader.js';
-import { RepeatedLines } from './repeated-lines.js';
-import './kafkajs-request-queue.js';
+import { KafkaConnectionError, KafkaError, KafkaRequestTimeoutError } from '../errors/kafka-errors.js';
+import { CompressionType, decompress, lz4, snappy } from '../records/compression.js';
+import type { ApiRequest } from '../protocol/api.js';
+import { Reader } from '../protocol/reader.js';
+import { RepeatedLines } from '../../observability/repeated-lines.js';
+import './request-queue.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kafkajsLogger } from '../../../src/kafka/kafkajs.js';
-import { RepeatedLines } from '../../../src/kafka/repeated-lines.js';
+import { kafkajsLogger } from '../../../src/kafka/kafkajs/internals.js';
+import { RepeatedLines } from '../../../src/observability/repeated-lines.js';
 import { capturingLogger } from '../cli/capturing-logger.js';
 
 describe('repeated kafkajs warnings', () => {

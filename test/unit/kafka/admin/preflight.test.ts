@@ -3,15 +3,19 @@ import {
   KafkaAuthorizationError,
   KafkaUnreachableError,
   ShareGroupsUnavailableError,
-} from '../../../src/kafka/cluster-errors.js';
-import type { BrokerConnection, BrokerConnectionOptions } from '../../../src/kafka/connection.js';
-import { KafkaConnectionError, UnsupportedVersionError } from '../../../src/kafka/errors.js';
-import { saslPrincipal, translateKafkajsError } from '../../../src/kafka/kafkajs.js';
-import { checkKafkaCluster, socketError, type PreflightTarget } from '../../../src/kafka/preflight.js';
-import { highestCommonVersion, type ApiDefinition } from '../../../src/kafka/protocol/api.js';
-import type { ApiVersionsResponse } from '../../../src/kafka/protocol/messages/api-versions.js';
-import type { MetadataResponseTopic } from '../../../src/kafka/protocol/messages/metadata.js';
-import { UnknownTopicError } from '../../../src/kafka/share/share-errors.js';
+} from '../../../../src/kafka/errors/cluster-errors.js';
+import type { BrokerConnection, BrokerConnectionOptions } from '../../../../src/kafka/connection.js';
+import { KafkaConnectionError, UnsupportedVersionError } from '../../../../src/kafka/errors/kafka-errors.js';
+import { saslPrincipal, translateKafkajsError } from '../../../../src/kafka/kafkajs/internals.js';
+import {
+  checkKafkaCluster,
+  socketError,
+  type PreflightTarget,
+} from '../../../../src/kafka/admin/preflight.js';
+import { highestCommonVersion, type ApiDefinition } from '../../../../src/kafka/protocol/api.js';
+import type { ApiVersionsResponse } from '../../../../src/kafka/protocol/messages/api-versions.js';
+import type { MetadataResponseTopic } from '../../../../src/kafka/protocol/messages/metadata.js';
+import { UnknownTopicError } from '../../../../src/kafka/share/share-errors.js';
 
 /**
  * ApiVersions of a Kafka 4.4.0 broker as the local broker answered it: the share-group APIs (76–79) are

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSharesinkError } from '../../../src/errors.js';
+import { isSharesinkError } from '../../../../src/errors.js';
 import {
   KafkaError,
   KafkaErrorCode,
@@ -7,7 +7,7 @@ import {
   isRetriableKafkaCode,
   kafkaErrorName,
   throwIfKafkaError,
-} from '../../../src/kafka/errors.js';
+} from '../../../../src/kafka/errors/kafka-errors.js';
 
 describe('Kafka error table', () => {
   it('maps the codes a share client handles (reference §5)', () => {

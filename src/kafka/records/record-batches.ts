@@ -13,10 +13,10 @@
  * - A batch whose CRC does not match or that does not decompress throws {@link CorruptRecordBatchError}
  *   carrying the batch's offset range; any other malformed byte throws {@link KafkaProtocolError}.
  */
-import { CorruptRecordBatchError, KafkaProtocolError } from './errors.js';
+import { CorruptRecordBatchError, KafkaProtocolError } from '../errors/kafka-errors.js';
 import { compressionName, decompress, decompressSync } from './compression.js';
 import { crc32c } from './crc32c.js';
-import { Reader } from './protocol/reader.js';
+import { Reader } from '../protocol/reader.js';
 
 export interface RecordHeader {
   readonly key: string;

@@ -2,7 +2,7 @@
  * What the start-up check of the cluster ({@link checkKafkaCluster}) reports: conditions that no retry
  * inside a task will fix, each said once, naming what the broker named, with what to do.
  */
-import { SharesinkError } from '../errors.js';
+import { SharesinkError } from '../../errors.js';
 
 /** `5 s`, `30 s`, `1.5 s`, `250 ms`: how long, as a person reads it. */
 export function formatDuration(ms: number): string {

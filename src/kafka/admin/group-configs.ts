@@ -3,14 +3,14 @@
  * config APIs on resource type GROUP: the admin side of a cluster, apart from its connections and
  * metadata (cluster.ts), which only lends a connection to any broker.
  */
-import type { BrokerConnection } from './connection.js';
-import { KafkaError } from './errors.js';
-import { DescribeConfigs } from './protocol/messages/describe-configs.js';
+import type { BrokerConnection } from '../connection.js';
+import { KafkaError } from '../errors/kafka-errors.js';
+import { DescribeConfigs } from '../protocol/messages/describe-configs.js';
 import {
   ConfigOperation,
   ConfigResourceType,
   IncrementalAlterConfigs,
-} from './protocol/messages/incremental-alter-configs.js';
+} from '../protocol/messages/incremental-alter-configs.js';
 
 /**
  * Sets (string) or deletes (null) share-group configs, e.g. `{ 'share.auto.offset.reset': 'earliest' }`,

@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { connect, createServer, type ConnectionOptions, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaConnectionError } from '../../../src/kafka/errors.js';
-import { KafkaTlsError, tlsFailure } from '../../../src/kafka/tls-errors.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors/kafka-errors.js';
+import { KafkaTlsError, tlsFailure } from '../../../../src/kafka/errors/tls-errors.js';
 
-const TLS = new URL('../../fixtures/tls/', import.meta.url).pathname;
+const TLS = new URL('../../../fixtures/tls/', import.meta.url).pathname;
 const read = (name: string) => readFileSync(path.join(TLS, name));
 
 /** What kafkajs throws for a socket error: `Connection error: <message>` with Node's code. */

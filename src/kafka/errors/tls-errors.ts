@@ -4,7 +4,7 @@
  * `bootstrap.timeout.ms`. No wait cures a certificate: the start-up check ends at the first one, with
  * which side refused whom and the setting that decides it.
  */
-import { SharesinkError } from '../errors.js';
+import { SharesinkError } from '../../errors.js';
 
 /** Which side of the handshake refused, and why. */
 export type TlsFailureReason =

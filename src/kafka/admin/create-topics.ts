@@ -11,9 +11,9 @@
  * if (r.errorCode !== 0 && r.errorCode !== KafkaErrorCode.TOPIC_ALREADY_EXISTS) throw r.error;
  * ```
  */
-import type { KafkaCluster } from './cluster.js';
-import { KafkaError } from './errors.js';
-import { CreateTopics, type CreatableTopicResult } from './protocol/messages/create-topics.js';
+import type { KafkaCluster } from '../cluster.js';
+import { KafkaError } from '../errors/kafka-errors.js';
+import { CreateTopics, type CreatableTopicResult } from '../protocol/messages/create-topics.js';
 
 export interface NewTopic {
   readonly name: string;

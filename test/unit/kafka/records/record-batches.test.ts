@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptRecordBatchError, KafkaProtocolError } from '../../../src/kafka/errors.js';
-import { decodeRecordBatches, decodeRecordBatchesSync } from '../../../src/kafka/records.js';
-import { crc32c } from '../../../src/kafka/crc32c.js';
-import { decompressSync } from '../../../src/kafka/compression.js';
+import { CorruptRecordBatchError, KafkaProtocolError } from '../../../../src/kafka/errors/kafka-errors.js';
+import {
+  decodeRecordBatches,
+  decodeRecordBatchesSync,
+} from '../../../../src/kafka/records/record-batches.js';
+import { crc32c } from '../../../../src/kafka/records/crc32c.js';
+import { decompressSync } from '../../../../src/kafka/records/compression.js';
 import { encodeBatch, simpleBatch } from './record-batch-builder.js';
 
 describe('crc32c', () => {

@@ -4,7 +4,7 @@
  * credentials with SASL mechanism SCRAM-SHA-512`) names neither the user nor the settings; this names
  * the broker, the mechanism, the user (never the password) and the keys that decide it.
  */
-import { SharesinkError, isSharesinkError } from '../errors.js';
+import { SharesinkError, isSharesinkError } from '../../errors.js';
 
 /** Who tried: the mechanism and, for PLAIN / SCRAM, the user name. */
 export interface SaslIdentity {
