@@ -48,6 +48,7 @@
 // errors
 export { SharesinkError, ConfigError, isSharesinkError } from './errors.js';
 export type { SharesinkErrorOptions } from './errors.js';
+export { MissingPackageError } from './optional-package.js';
 
 // the share consumer (KIP-932) and the Kafka wire layer's errors
 export { ShareConsumer } from './kafka/share/share-consumer.js';
