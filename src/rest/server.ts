@@ -25,6 +25,7 @@ import { badRequest, errorBody, RestError } from './errors.js';
 import { exposureWarnings } from './exposure.js';
 import { healthReport } from './health.js';
 import { MachineEvents } from './machine-events.js';
+import { MissingPackageError } from '../optional-package.js';
 import { machinesPage } from './machines-page.js';
 import { collectMetrics } from './metrics.js';
 import { LagPoller } from '../offsets/lag-poller.js';
@@ -202,11 +203,15 @@ export function buildRouter(
       const { status, body } = healthReport(worker);
       return { status, json: body };
     })
-    .add('GET', '/machines', async () => ({
-      status: 200,
-      contentType: 'text/html; charset=utf-8',
-      text: await machinesHtml(),
-    }))
+    .add('GET', '/machines', async () => {
+      try {
+        return { status: 200, contentType: 'text/html; charset=utf-8', text: await machinesHtml() };
+      } catch (err) {
+        // elkjs is an optional package (ADR 0014): say what to install instead of a bare 500
+        if (!(err instanceof MissingPackageError)) throw err;
+        return { status: 501, contentType: 'text/plain; charset=utf-8', text: `${err.message}\n` };
+      }
+    })
     .add('GET', '/machines/events', (req) => {
       deps.events.attach(req.res);
       return 'streaming';
