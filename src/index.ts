@@ -48,6 +48,7 @@
 // errors
 export { SharesinkError, ConfigError, isSharesinkError } from './errors.js';
 export type { SharesinkErrorOptions } from './errors.js';
+export { MissingPackageError } from './optional-package.js';
 
 // the share consumer (KIP-932) and the Kafka wire layer's errors
 export { ShareConsumer } from './kafka/share/share-consumer.js';
@@ -193,13 +194,13 @@ export { logLevelsFor, LogLevels } from './observability/log-levels.js';
 export type { LoggerLevel } from './observability/log-levels.js';
 
 // the REST API (Connect's endpoints), /metrics, /health and the live view of the machines
-export { startRestServer } from './rest/server.js';
-export type { RestServer, RestServerOptions } from './rest/server.js';
+export { startRestServer } from './rest/server/server.js';
+export type { RestServer, RestServerOptions } from './rest/server/server.js';
 export type { RestWorker, RestConnector } from './rest/worker-view.js';
-export type { HealthReport } from './rest/health.js';
-export type { Router } from './rest/router.js';
+export type { HealthReport } from './actors/health.js';
+export type { Router } from './rest/server/router.js';
 export type { RestSecurity } from './config/rest-security.js';
-export { RestError } from './rest/errors.js';
+export { RestError } from './rest/server/errors.js';
 export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
 // the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
 export { HttpRequestRefusedError } from './sinks/http/errors.js';

@@ -10,7 +10,7 @@ import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
 import { checkConnectorCode, connectorNotes } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
-import { startRestServer, type RestServer } from '../rest/server.js';
+import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { logLevelsFor } from '../observability/log-levels.js';
 import { ConfigError, isSharesinkError } from '../errors.js';
 import { LOG_LEVELS } from '../config/worker-def.js';

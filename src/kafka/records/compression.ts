@@ -8,16 +8,16 @@
  * | 3 | lz4 | `lz4-napi` (napi-rs) LZ4 frame format, as Kafka writes it (`KafkaLZ4BlockOutputStream`, magic ≥ 1) |
  * | 4 | zstd | `fzstd` (pure JS, decompression only: Node 20's zlib has no zstd) |
  *
- * The native packages are loaded on first use, so a platform without their binary fails only when such a
- * batch arrives, with a clear error.
+ * The three packages are optional dependencies of sharesink (ADR 0014), loaded on first use: a process that
+ * never meets such a batch never loads them. One that is not installed fails the batch with a
+ * `MissingPackageError` naming it and the install command; a native binary that does not load on this
+ * platform with `SHARESINK_PROTOCOL_CODEC_UNAVAILABLE`.
  */
-import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
-import { decompress as zstdDecompress } from 'fzstd';
+import { MissingPackageError, requireOptional } from '../../optional-package.js';
 import { KafkaProtocolError } from '../errors/kafka-errors.js';
 
-const require = createRequire(import.meta.url);
 const gunzipAsync = promisify(gunzip);
 
 /** Compression ids of RecordBatch attributes. */
@@ -42,13 +42,19 @@ interface Lz4Module {
   compressFrameSync(data: Buffer): Buffer;
 }
 
+interface ZstdModule {
+  decompress(input: Uint8Array): Uint8Array;
+}
+
 let snappyModule: SnappyModule | undefined;
 let lz4Module: Lz4Module | undefined;
+let zstdModule: ZstdModule | undefined;
 
-function load<T>(name: string): T {
+function load<T>(name: string, codec: string): T {
   try {
-    return require(name) as T;
+    return requireOptional<T>(name, `decoding a record batch compressed with ${codec}`);
   } catch (err) {
+    if (err instanceof MissingPackageError) throw err;
     throw new KafkaProtocolError(
       `the ${name} package could not be loaded (no prebuilt binary for ${process.platform}-${process.arch}?): ` +
         'batches compressed with it cannot be decoded',
@@ -59,12 +65,17 @@ function load<T>(name: string): T {
 
 /** @internal the native modules, loaded on first use. */
 export function snappy(): SnappyModule {
-  return (snappyModule ??= load<SnappyModule>('snappy'));
+  return (snappyModule ??= load<SnappyModule>('snappy', 'snappy'));
 }
 
 /** @internal */
 export function lz4(): Lz4Module {
-  return (lz4Module ??= load<Lz4Module>('lz4-napi'));
+  return (lz4Module ??= load<Lz4Module>('lz4-napi', 'lz4'));
+}
+
+/** @internal */
+export function fzstd(): ZstdModule {
+  return (zstdModule ??= load<ZstdModule>('fzstd', 'zstd'));
 }
 
 // xerial snappy framing: 0x82 "SNAPPY" 0x00, int32 version, int32 min-compatible version, then blocks of
@@ -107,7 +118,7 @@ async function snappyAsync(b: Buffer): Promise<Buffer> {
 }
 
 function zstd(b: Buffer): Buffer {
-  const out = zstdDecompress(b);
+  const out = fzstd().decompress(b);
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
 

@@ -13,6 +13,7 @@
  * - A batch whose CRC does not match or that does not decompress throws {@link CorruptRecordBatchError}
  *   carrying the batch's offset range; any other malformed byte throws {@link KafkaProtocolError}.
  */
+import { MissingPackageError } from '../../optional-package.js';
 import { CorruptRecordBatchError, KafkaProtocolError } from '../errors/kafka-errors.js';
 import { compressionName, decompress, decompressSync } from './compression.js';
 import { crc32c } from './crc32c.js';
@@ -327,6 +328,7 @@ function* decodeSteps(
 
 /** A missing codec package is a setup problem, not a corrupt batch: let it through unchanged. */
 function asDecompressError(h: BatchHeader, err: unknown): unknown {
+  if (err instanceof MissingPackageError) return err;
   if (err instanceof KafkaProtocolError && err.code === 'SHARESINK_PROTOCOL_CODEC_UNAVAILABLE') return err;
   return corrupt(h, err);
 }

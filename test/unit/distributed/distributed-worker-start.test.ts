@@ -9,7 +9,7 @@ import { DistributedWorker } from '../../../src/distributed/herder/distributed-w
 import type * as TopicLogModule from '../../../src/distributed/herder/topic-log.js';
 import type { LogRecord, TopicLog } from '../../../src/distributed/herder/topic-log.js';
 import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
-import { Router, type RestResponse } from '../../../src/rest/router.js';
+import { Router, type RestResponse } from '../../../src/rest/server/router.js';
 import { callRoute } from '../rest/route-request.js';
 import { FakeGroup, FakeMember, testDistributedConfig } from './fake-group.js';
 
