@@ -2,6 +2,10 @@
  * Every error sharesink raises on purpose is a SharesinkError with a stable string `code`.
  * Users match on `code` (documented in docs/errors.md), never on the message text.
  */
+import type { SharesinkErrorCode } from './error-codes.js';
+
+export type { SharesinkErrorCode } from './error-codes.js';
+
 const BRAND = Symbol.for('sharesink.error');
 
 export interface SharesinkErrorOptions {
@@ -9,10 +13,10 @@ export interface SharesinkErrorOptions {
 }
 
 export class SharesinkError extends Error {
-  readonly code: string;
+  readonly code: SharesinkErrorCode;
   readonly [BRAND] = true;
 
-  constructor(code: string, message: string, options: SharesinkErrorOptions = {}) {
+  constructor(code: SharesinkErrorCode, message: string, options: SharesinkErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.name = new.target.name;

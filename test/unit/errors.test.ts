@@ -4,8 +4,8 @@ import { ConfigError, SharesinkError, isSharesinkError } from '../../src/errors.
 describe('SharesinkError', () => {
   it('carries a stable code and its cause', () => {
     const cause = new Error('socket closed');
-    const e = new SharesinkError('SHARESINK_TEST', 'boom', { cause });
-    expect(e.code).toBe('SHARESINK_TEST');
+    const e = new SharesinkError('SHARESINK_CONNECT_ERROR', 'boom', { cause });
+    expect(e.code).toBe('SHARESINK_CONNECT_ERROR');
     expect(e.cause).toBe(cause);
     expect(e.name).toBe('SharesinkError');
     expect(isSharesinkError(e)).toBe(true);
