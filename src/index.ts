@@ -46,7 +46,7 @@
  */
 
 // errors
-export { SharesinkError, ConfigError, isSharesinkError } from './errors.js';
+export { SharesinkError, ConfigError, ConfigProblem, isSharesinkError } from './errors.js';
 export type { SharesinkErrorOptions, SharesinkErrorCode } from './errors.js';
 export { MissingPackageError } from './optional-package.js';
 
