@@ -46,8 +46,8 @@
  */
 
 // errors
-export { SharesinkError, ConfigError, isSharesinkError } from './errors.js';
-export type { SharesinkErrorOptions } from './errors.js';
+export { SharesinkError, ConfigError, ConfigProblem, isSharesinkError } from './errors.js';
+export type { SharesinkErrorOptions, SharesinkErrorCode } from './errors.js';
 export { MissingPackageError } from './optional-package.js';
 
 // the share consumer (KIP-932) and the Kafka wire layer's errors

@@ -12,7 +12,7 @@
  * | `SHARESINK_KAFKA_SASL` | {@link KafkaConnectionError} | SASL authentication failed |
  * | `SHARESINK_KAFKA_REQUEST_TIMEOUT` | {@link KafkaRequestTimeoutError} | no response within the request timeout |
  */
-import { SharesinkError } from '../../errors.js';
+import { SharesinkError, type SharesinkErrorCode } from '../../errors.js';
 import { KafkaErrorCode, RETRIABLE_KAFKA_CODES, type KafkaErrorName } from './error-codes.js';
 
 export { KafkaErrorCode, RETRIABLE_KAFKA_CODES, type KafkaErrorName };
@@ -35,7 +35,7 @@ export class KafkaProtocolError extends SharesinkError {
   /** Byte position in the buffer being decoded where the problem was found, when known. */
   readonly position: number | undefined;
 
-  constructor(message: string, options: { position?: number; cause?: unknown; code?: string } = {}) {
+  constructor(message: string, options: { position?: number; cause?: unknown; code?: SharesinkErrorCode } = {}) {
     super(options.code ?? 'SHARESINK_PROTOCOL_DECODE', message, { cause: options.cause });
     this.position = options.position;
   }
@@ -202,7 +202,7 @@ export class KafkaConnectionError extends SharesinkError {
   readonly broker: string;
   readonly retriable = true;
 
-  constructor(broker: string, message: string, options: { cause?: unknown; code?: string } = {}) {
+  constructor(broker: string, message: string, options: { cause?: unknown; code?: SharesinkErrorCode } = {}) {
     super(options.code ?? 'SHARESINK_KAFKA_CONNECTION', `${broker}: ${message}`, { cause: options.cause });
     this.broker = broker;
   }

@@ -42,8 +42,8 @@ export class KafkaSinkConnector extends SinkConnector {
       if (!(error instanceof ConfigError)) throw error;
       // each problem under the key it names (`producer.override.sasl.mechanism: …`)
       for (const problem of error.problems) {
-        const key = problem.slice(0, Math.max(0, problem.indexOf(': '))) || 'bootstrap.servers';
-        problems.set(key, [...(problems.get(key) ?? []), problem]);
+        const key = problem.key ?? 'bootstrap.servers';
+        problems.set(key, [...(problems.get(key) ?? []), String(problem)]);
       }
     }
     return problems;

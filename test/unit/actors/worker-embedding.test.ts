@@ -58,7 +58,7 @@ describe('Worker, embedded', () => {
     );
     await w.stop();
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).problems).toEqual([
+    expect((err as ConfigError).problemLines()).toEqual([
       `one: file: directory ${path.join(dir, 'missing')} does not exist; create it or fix the path`,
       `two: file: directory ${path.join(dir, 'missing')} does not exist; create it or fix the path`,
     ]);
