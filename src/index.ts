@@ -116,6 +116,13 @@ export { TaskFailedError } from './actors/errors/task-failed.js';
 // what `sharesink validate` checks beyond the settings: the connector's own validate() and custom
 // transform modules (Worker.start() runs it too, before anything connects)
 export { checkConnectorCode } from './actors/connector-checks.js';
+export {
+  validateConfigs,
+  validateConnector,
+  type ValidationProblem,
+  type ConfigValidation,
+  type ConnectorValidation,
+} from './config/validate-configs.js';
 export { ConnectorRuntime } from './actors/connector-runtime.js';
 export type {
   ConnectorSummary,

@@ -7,6 +7,7 @@ import os from 'node:os';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { ConnectorRuntime } from '../../actors/connector-runtime.js';
+import { clearFailures } from '../../actors/worker.js';
 import type { DistributedConfig } from '../../config/distributed-def.js';
 import { parseListener } from '../../config/listener.js';
 import type { WorkerConfig } from '../../config/types.js';
@@ -129,6 +130,7 @@ export class DistributedWorker {
           {
             taskIds,
             onActiveTopic: (topic, task) => herder.recordActiveTopic(config.name, topic, task),
+            onTaskRunning: (connector, taskId) => clearFailures(this.#failures, connector, taskId),
           },
         ),
     });
