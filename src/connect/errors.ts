@@ -19,8 +19,8 @@ export class ConnectError extends SharesinkError {
 export class RetriableError extends ConnectError {
   readonly [RETRIABLE] = true;
 
-  constructor(message: string, options: SharesinkErrorOptions = {}) {
-    super(message, options, 'SHARESINK_RETRIABLE');
+  constructor(message: string, options: SharesinkErrorOptions = {}, code = 'SHARESINK_RETRIABLE') {
+    super(message, options, code);
   }
 }
 
