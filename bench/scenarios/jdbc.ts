@@ -1,5 +1,5 @@
 /**
- * Scenario 9: the JDBC sink (Confluent's class name, DEFAULT settings, 1 task, share mode) against a
+ * Scenario 10: the JDBC sink (Confluent's class name, DEFAULT settings, 1 task, share mode) against a
  * bare driver loop writing the same rows in batches of the size the sink's puts had, for PostgreSQL
  * (pg) and MariaDB (mysql2); best of plan.repeats per side, sides alternating.
  */
@@ -13,7 +13,7 @@ const MYSQL_URL = process.env.SHARESINK_BENCH_MYSQL_URL ?? 'mysql://root@127.0.0
 
 export async function runJdbc(ctx: BenchContext): Promise<void> {
   const { plan, results, brokers, pgUrl, measured, topicName, createdTopics, wants } = ctx;
-  if (!wants(9)) return;
+  if (!wants(10)) return;
   await measured('JDBC sink vs bare driver loops (PostgreSQL, MariaDB)', async () => {
     const topic = topicName('jdbc');
     await createTopic(brokers, topic, 1);
@@ -22,7 +22,8 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
     await producer.connect();
     for (let start = 0; start < plan.pgRows; start += 500) {
       const messages = [];
-      for (let i = start; i < Math.min(plan.pgRows, start + 500); i++) messages.push({ value: JSON.stringify(pgRow(i)) });
+      for (let i = start; i < Math.min(plan.pgRows, start + 500); i++)
+        messages.push({ value: JSON.stringify(pgRow(i)) });
       await producer.send({ topic, acks: 1, messages });
     }
     await producer.disconnect();
@@ -110,7 +111,11 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
   });
 }
 
-async function dropTables(dialect: 'postgresql' | 'mariadb', pgUrl: string, tables: readonly string[]): Promise<void> {
+async function dropTables(
+  dialect: 'postgresql' | 'mariadb',
+  pgUrl: string,
+  tables: readonly string[],
+): Promise<void> {
   if (dialect === 'postgresql') {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: pgUrl });

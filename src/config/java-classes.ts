@@ -12,7 +12,7 @@ const WHAT_TO_WRITE: Readonly<Record<PluginKind, string>> = {
   'sink connector':
     'use a built-in sink (FileStreamSink, PostgresSink, JdbcSinkConnector, HttpSink, KafkaSink, NoopSink; docs/sinks.md) or a Node module whose default export is { connector, task } (docs/connector-authoring.md)',
   converter:
-    'use JsonConverter, StringConverter or ByteArrayConverter, or a Node module whose default export is a Converter class (configure, toConnectData)',
+    'use JsonConverter, StringConverter, ByteArrayConverter, or the Schema Registry converters (io.confluent.connect.avro.AvroConverter, io.confluent.connect.protobuf.ProtobufConverter, io.confluent.connect.json.JsonSchemaConverter; docs/converters.md), or a Node module whose default export is a Converter class (configure, toConnectData)',
   'header converter':
     'use SimpleHeaderConverter, JsonConverter, StringConverter or ByteArrayConverter, or a Node module whose default export is a HeaderConverter class',
   transform:
@@ -31,7 +31,7 @@ const JDBC =
 const HTTP =
   'use connector.class=HttpSink, which has its own settings (http.url rather than http.api.url, http.headers, batch.max.size, retry.on.status.codes; docs/sinks.md#httpsink)';
 const REGISTRY =
-  'records in Schema Registry formats need a converter module that decodes them (a Node module whose default export is a Converter class); or have the producers write JSON and use JsonConverter';
+  "sharesink reads the Confluent wire format (magic byte 0, 4-byte schema id) with io.confluent.connect.avro.AvroConverter, io.confluent.connect.protobuf.ProtobufConverter or io.confluent.connect.json.JsonSchemaConverter and schema.registry.url (docs/converters.md). Apicurio's own converters use Apicurio's API and framing: have the producers write Confluent-compatible framing (Apicurio serdes: a 4-byte id handler, headers off) and point schema.registry.url at Apicurio's /apis/ccompat/v7";
 
 const KNOWN_CONNECTORS: readonly Known[] = [
   {

@@ -20,9 +20,6 @@ import {
 import { identifierQuoter, qualify } from './identifiers.js';
 import type { JdbcRow } from './rows.js';
 
-/** The version package.json pins, for the install hint. */
-const PG_VERSION = '8.23.1';
-
 export class PostgresDialect implements Dialect {
   readonly label = 'PostgreSQL';
   readonly #s: JdbcSettings;
@@ -38,8 +35,7 @@ export class PostgresDialect implements Dialect {
   async open(): Promise<void> {
     const mod = await importOptional<{ default: typeof pg }>(
       'pg',
-      'The JDBC sink for PostgreSQL',
-      PG_VERSION,
+      'the JDBC sink for PostgreSQL (a jdbc:postgresql: URL)',
     );
     this.#pg = mod.default;
     const pool = new mod.default.Pool(this.#config());

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
-import { OptionalPackageMissingError, importOptional } from '../../../src/optional-package.js';
 import { JdbcSinkConnector } from '../../../src/sinks/jdbc/index.js';
 import { mysqlUrl } from '../../../src/sinks/jdbc/url.js';
 
@@ -88,26 +87,5 @@ describe('JDBC sink settings', () => {
       password: 'b',
     });
     expect(() => mysqlUrl('jdbc:mysql://a,b/shop')).toThrow(/several hosts/);
-  });
-});
-
-describe('importOptional', () => {
-  it('names the package and the install command when it is absent; other failures pass through', async () => {
-    const absent = Object.assign(new Error("Cannot find package 'mysql2' imported from x"), {
-      code: 'ERR_MODULE_NOT_FOUND',
-    });
-    const error = await importOptional(
-      'mysql2/promise',
-      'The JDBC sink for MySQL and MariaDB',
-      '3.25.0',
-      () => Promise.reject(absent),
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OptionalPackageMissingError);
-    expect((error as OptionalPackageMissingError).code).toBe('SHARESINK_OPTIONAL_PACKAGE_MISSING');
-    expect((error as Error).message).toBe(
-      'The JDBC sink for MySQL and MariaDB needs the npm package mysql2, which is not installed: run `npm install mysql2@3.25.0` next to sharesink, then restart',
-    );
-    const broken = new SyntaxError('bad');
-    await expect(importOptional('mysql2', 'x', '1', () => Promise.reject(broken))).rejects.toBe(broken);
   });
 });
