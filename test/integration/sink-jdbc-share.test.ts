@@ -113,9 +113,9 @@ describe.each(Object.keys(TEST_DBS) as (keyof typeof TEST_DBS)[])(
       await db?.close();
     });
     const content = async (table: string) =>
-      (await db.rows(`SELECT * FROM ${db.q(table)} ORDER BY id`).catch(() => [])).map(
-        (r): Record<string, unknown> & { id: number } => ({ ...r, id: Number(r['id']) }),
-      );
+      (
+        await db.rows(`SELECT * FROM ${db.q(table)} ORDER BY id`).catch((): Record<string, unknown>[] => [])
+      ).map((r): Record<string, unknown> & { id: number } => ({ ...r, id: Number(r['id']) }));
 
     it('Debezium change events through ExtractNewRecordState: inserts, updates and deletes reflected', async () => {
       db ??= await TEST_DBS[which]();

@@ -1,8 +1,7 @@
 /** The JDBC sink's MySQL/MariaDB dialect, on mysql2. */
-import { pathToFileURL } from 'node:url';
 import type * as mysql from 'mysql2/promise';
 import { LOGICAL, type Schema } from '../../connect/schema.js';
-import { resolveOptional } from '../../optional-package.js';
+import { importOptional } from '../../optional-package.js';
 import type { JdbcSettings } from './config.js';
 import {
   VERSIONS_TABLE,
@@ -19,8 +18,6 @@ import { isMysqlDataError, mysqlBreaksConnection, mysqlConnectError } from './my
 import { mysqlValue } from './mysql-values.js';
 import type { JdbcRow } from './rows.js';
 import { mysqlUrl } from './url.js';
-
-const FEATURE = 'the JDBC sink for MySQL and MariaDB (a jdbc:mysql: or jdbc:mariadb: URL)';
 
 const backtick = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
 
@@ -57,9 +54,11 @@ export class MysqlDialect implements Dialect {
   }
 
   async open(): Promise<void> {
-    // the promise API is a subpath: resolving it through the package names mysql2 when it is missing
-    const path = resolveOptional('mysql2', 'mysql2/promise', FEATURE);
-    const mod = (await import(pathToFileURL(path).href)) as typeof mysql & { default?: typeof mysql };
+    const mod = await importOptional<typeof mysql & { default?: typeof mysql }>(
+      'mysql2',
+      'The JDBC sink for MySQL and MariaDB',
+      'mysql2/promise',
+    );
     this.#driver = mod.default ?? mod;
     this.#pool = this.#driver.createPool(this.#options());
     // an idle connection that dies is reported on the pool; unheard, the event would kill the thread

@@ -33,10 +33,7 @@ export class PostgresDialect implements Dialect {
   }
 
   async open(): Promise<void> {
-    const mod = await importOptional<{ default: typeof pg }>(
-      'pg',
-      'the JDBC sink for PostgreSQL (a jdbc:postgresql: URL)',
-    );
+    const mod = await importOptional<{ default: typeof pg }>('pg', 'The JDBC sink for PostgreSQL');
     this.#pg = mod.default;
     const pool = new mod.default.Pool(this.#config());
     // a pooled connection that dies while idle is reported here; unheard, the event would kill the thread
