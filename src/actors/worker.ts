@@ -36,6 +36,11 @@ export interface WorkerOptions {
   readonly checkCluster?: boolean;
   /** Told of each task that fails for good, when it fails (what {@link Worker.taskFailures} lists). */
   readonly onTaskFailed?: (failure: TaskFailure) => void;
+  /**
+   * Told of each failed task that runs again after a successful restart (REST, `restartTask(id)`,
+   * or a restart of its connector); its failure has left {@link Worker.taskFailures} by then.
+   */
+  readonly onTaskRecovered?: (task: { readonly connector: string; readonly taskId: number }) => void;
 }
 
 /** Connect's target state of a connector added at runtime (KIP-980's `initial_state`). */
@@ -96,6 +101,9 @@ export class Worker {
         logger,
         (connector, taskId, error) => this.taskFailed({ connector, taskId, error }, options.onTaskFailed),
         inspect,
+        {
+          onTaskRunning: (connector, taskId) => this.taskRunning(connector, taskId, options.onTaskRecovered),
+        },
       );
     this.runtimes = options.connectors.map(this.runtimeFor);
   }
@@ -231,6 +239,19 @@ export class Worker {
     }
   }
 
+  /** A task runs (again): a failure of the same task no longer counts. */
+  private taskRunning(connector: string, taskId: number, listener: WorkerOptions['onTaskRecovered']): void {
+    const before = this.failures.length;
+    clearFailures(this.failures, connector, taskId);
+    if (this.failures.length === before) return;
+    this.log.info({ connector, task: taskId }, 'task restarted and running; its failure is cleared');
+    try {
+      listener?.({ connector, taskId });
+    } catch (err) {
+      this.log.error({ err }, 'the onTaskRecovered listener threw');
+    }
+  }
+
   /**
    * Says once what in the files has no effect: Connect settings sharesink does not use (one info line,
    * with why), unknown worker settings, and connector settings that look like typos of known ones.
@@ -279,7 +300,10 @@ export class Worker {
     return this.stopping !== undefined;
   }
 
-  /** Task failures so far (errors.tolerance=none and a fatal error, or a task that could not start). */
+  /**
+   * Failures of tasks that are still failed (errors.tolerance=none and a fatal error, or a task that
+   * could not start); a task that runs again after a restart leaves the list.
+   */
   get taskFailures(): readonly TaskFailure[] {
     return this.failures;
   }
@@ -306,6 +330,16 @@ export class Worker {
   }
 }
 
+/** Removes, in place, the failures recorded for `connector`'s task `taskId`. */
+export function clearFailures(
+  failures: Array<{ readonly connector: string; readonly taskId: number }>,
+  connector: string,
+  taskId: number,
+): void {
+  for (let i = failures.length - 1; i >= 0; i--)
+    if (failures[i]!.connector === connector && failures[i]!.taskId === taskId) failures.splice(i, 1);
+}
+
 /**
  * Holds the event loop open until `work` settles. The start waits on things that do not: pool threads
  * booting (their channels are unref'd), a connector's own start(); a service whose only pending work
@@ -330,7 +364,7 @@ function startFailure(connector: string, err: unknown): SharesinkError {
 /**
  * Stops a worker (standalone or distributed) on SIGTERM / SIGINT (a second signal exits at once).
  * Returns a function that removes the handlers. `onStopped` receives the exit code: 0, or 1 when a task
- * had failed. `beforeStop` runs first (standalone closes the REST server, so nothing restarts a task
+ * is failed at the stop (one restarted successfully since no longer counts). `beforeStop` runs first (standalone closes the REST server, so nothing restarts a task
  * while the worker drains); `afterStop` runs once the worker stopped (distributed closes REST last: the
  * others forward to it until it has left the group). Their failures are logged and hold nothing up.
  */

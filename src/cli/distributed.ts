@@ -51,7 +51,7 @@ export async function compileDistributedFile(
     });
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    problems.push(...err.problems);
+    problems.push(...err.problemLines());
   }
   if (problems.length > 0 || check.config === undefined || distributed === undefined)
     throw new ConfigError(problems.map((p) => `${workerFile}: ${p}`));

@@ -4,7 +4,7 @@
  * RebalanceNeededException). Each carries a `kind`, which the REST layer turns into an HTTP status in
  * one place (rest/server/errors.ts), and a stable `code` for users.
  */
-import { SharesinkError } from '../errors.js';
+import { SharesinkError, type SharesinkErrorCode } from '../errors.js';
 
 export type HerderErrorKind =
   | 'bad-request'
@@ -19,7 +19,12 @@ export type HerderErrorKind =
 export class HerderError extends SharesinkError {
   readonly kind: HerderErrorKind;
 
-  constructor(kind: HerderErrorKind, code: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    kind: HerderErrorKind,
+    code: SharesinkErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(code, message, options);
     this.kind = kind;
   }
@@ -59,7 +64,7 @@ export const rebalanceInProgress = (
   message = 'Cannot complete request because of a conflicting operation (e.g. worker rebalance)',
 ): HerderError => new HerderError('rebalance-in-progress', 'SHARESINK_HERDER_REBALANCING', message);
 
-export const badRequest = (code: string, message: string): HerderError =>
+export const badRequest = (code: SharesinkErrorCode, message: string): HerderError =>
   new HerderError('bad-request', code, message);
 
 /** Connect's refusal (StandaloneHerder.modifyConnectorOffsetsChecks), word for word, in either mode. */

@@ -6,7 +6,7 @@
  */
 import type { ConnectorConfig } from '../config/types.js';
 import { SharesinkError } from '../errors.js';
-import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
+import { KafkaError, KafkaErrorCode } from '../kafka/errors/kafka-errors.js';
 import { GroupNotEmptyError, OffsetsRequestError } from '../offsets/errors.js';
 import { HerderError } from './errors.js';
 

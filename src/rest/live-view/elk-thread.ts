@@ -4,9 +4,9 @@
  * renewals, heartbeats and puts for as long; in a thread of its own it stalls nothing. The thread
  * lives for one page's layouts and is closed after them, so an idle worker holds no copy of ELK.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
+import { resolveOptional } from '../../optional-package.js';
 
 export interface Layouter {
   layout(graph: ElkNode): Promise<ElkNode>;
@@ -30,7 +30,12 @@ type Reply = { id: number; result: ElkNode } | { id: number; error: string };
 
 export function openElkThread(): Layouter {
   // the bundled build: ELK and its own in-thread "worker" in one file, nothing fetched
-  const elkPath = createRequire(import.meta.url).resolve('elkjs/lib/elk.bundled.js');
+  // elkjs is an optional package (ADR 0014): a MissingPackageError names it when it is not installed
+  const elkPath = resolveOptional(
+    'elkjs',
+    'elkjs/lib/elk.bundled.js',
+    'the live view of the machines (GET /machines)',
+  );
   const thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { elkPath } });
   const pending = new Map<number, { resolve: (g: ElkNode) => void; reject: (e: Error) => void }>();
   let next = 0;

@@ -4,10 +4,11 @@
  */
 import { HIDDEN } from '../../config/printable.js';
 import { isSecretSecurityKey } from '../../kafka/security/index.js';
-import { loadConnectorModule, resolveConnectorModule } from '../../connect/connector-module.js';
+import { resolveConnectorModule } from '../../connect/connector-module.js';
 import type { ConfigKey } from '../../connect/config-def.js';
 import { CONNECTOR_CONFIG_DEF } from '../../config/connector-def.js';
 import { validateConnectorConfig } from '../../config/compile-connector.js';
+import { asProblem, validateConnector } from '../../herder/validate-configs.js';
 import type { WorkerConfig } from '../../config/types.js';
 import { badRequest } from '../server/errors.js';
 import {
@@ -58,19 +59,6 @@ function shownValue(key: ConfigKey, props: Readonly<Record<string, string>>): st
   return key.type === 'password' || isSecretSecurityKey(key.name) ? HIDDEN : value;
 }
 
-/** Problems come as `key: what is wrong`; they are filed under their key. */
-function byKey(problems: readonly string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const p of problems) {
-    const i = p.indexOf(': ');
-    const key = i > 0 ? p.slice(0, i) : '';
-    const list = out.get(key) ?? [];
-    list.push(i > 0 ? p.slice(i + 2) : p);
-    out.set(key, list);
-  }
-  return out;
-}
-
 /**
  * Validates a connector config as `start` would: the runtime's settings, then the connector's own
  * `validate()`. Connect answers 200 with `error_count`, also when the config is invalid.
@@ -95,32 +83,30 @@ export async function validateConfig(
   if (included !== undefined && !samePlugin(included, connectorClass))
     throw badRequest(`Included connector type ${included} does not match request type ${connectorClass}`);
   const full = { ...props, 'connector.class': included ?? connectorClass };
-  const check = validateConnectorConfig(full, worker);
-  const problems = byKey(check.problems);
-  // a converter, transform or predicate module would be imported by the tasks: the same rule as connectors
   const pluginPath = worker.pluginPath ?? [];
-  for (const [key, module] of check.config === undefined ? [] : otherModules(full, check.config)) {
-    if (onPluginPath(module, pluginPath)) continue;
-    problems.set(key, [
-      ...(problems.get(key) ?? []),
-      outsidePluginPath((full as Record<string, string>)[key] ?? module, pluginPath),
-    ]);
-  }
   const keys: ConfigKey[] = [...CONNECTOR_CONFIG_DEF.configKeys()];
-  try {
-    // a module no running connector uses, outside plugin.path, is not imported for a request: that
-    // would run code of the request's choosing
-    if (!isKnownConnector(full['connector.class'], { running, pluginPath }))
-      throw new Error(unknownConnectorMessage(full['connector.class'], pluginPath));
-    const module = await loadConnectorModule(resolveConnectorModule(full['connector.class']));
-    const connector = new module.connector();
-    keys.push(...connector.config().configKeys());
-    for (const [key, list] of connector.validate(full))
-      problems.set(key, [...(problems.get(key) ?? []), ...list]);
-  } catch (err) {
-    const list = problems.get('connector.class') ?? [];
-    list.push(err instanceof Error ? err.message : String(err));
-    problems.set('connector.class', list);
+  const problems = new Map<string, string[]>();
+  const file = (key: string, message: string) => problems.set(key, [...(problems.get(key) ?? []), message]);
+  // a module no running connector uses, outside plugin.path, is not imported for a request: that
+  // would run code of the request's choosing
+  const settings = validateConnectorConfig(full, worker);
+  // a converter, transform or predicate module would be imported by the tasks: the same rule as connectors
+  const outside = (settings.config === undefined ? [] : otherModules(full, settings.config)).filter(
+    ([, module]) => !onPluginPath(module, pluginPath),
+  );
+  for (const [key, module] of outside)
+    file(key, outsidePluginPath((full as Record<string, string>)[key] ?? module, pluginPath));
+  if (!isKnownConnector(full['connector.class'], { running, pluginPath })) {
+    for (const p of settings.problems) file(asProblem('', p).key, asProblem('', p).message);
+    file('connector.class', unknownConnectorMessage(full['connector.class'], pluginPath));
+  } else if (outside.length > 0) {
+    for (const p of settings.problems) file(asProblem('', p).key, asProblem('', p).message);
+  } else {
+    // what `sharesink validate` and the worker's start check: settings, module, ConfigDef, validate(),
+    // custom transforms (all on plugin.path, or used by a running connector: checked above)
+    const check = await validateConnector(full, worker);
+    for (const p of check.problems) file(p.key, p.message);
+    keys.push(...(check.definition?.configKeys() ?? []));
   }
   const configs: ConfigValueInfo[] = [];
   const seen = new Set<string>();

@@ -4,14 +4,14 @@
  * The response body is Connect's error JSON, `{ "error_code": <status>, "message": "..." }`, so Connect
  * clients parse it unchanged.
  */
-import { SharesinkError } from '../../errors.js';
+import { SharesinkError, type SharesinkErrorCode } from '../../errors.js';
 import { HerderError, type HerderErrorKind } from '../../herder/errors.js';
 import { GroupNotEmptyError, OffsetsRequestError } from '../../offsets/errors.js';
 
 export class RestError extends SharesinkError {
   readonly status: number;
 
-  constructor(code: string, status: number, message: string) {
+  constructor(code: SharesinkErrorCode, status: number, message: string) {
     super(code, message);
     this.status = status;
   }

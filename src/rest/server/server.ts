@@ -26,6 +26,7 @@ import { addConnectResources } from '../resources/index.js';
 import { addLoggersRoutes } from '../resources/loggers.js';
 import { badRequest, errorBody, statusOf } from './errors.js';
 import { exposureWarnings } from './exposure.js';
+import { MissingPackageError } from '../../optional-package.js';
 import { MachineEvents } from '../live-view/machine-events.js';
 import { machinesPage } from '../live-view/machines-page.js';
 import { collectMetrics } from '../metrics/metrics.js';
@@ -203,11 +204,15 @@ export function buildRouter(
         ),
       };
     })
-    .add('GET', '/machines', async () => ({
-      status: 200,
-      contentType: 'text/html; charset=utf-8',
-      text: await machinesHtml(),
-    }))
+    .add('GET', '/machines', async () => {
+      try {
+        return { status: 200, contentType: 'text/html; charset=utf-8', text: await machinesHtml() };
+      } catch (err) {
+        // elkjs is an optional package (ADR 0014): say what to install instead of a bare 500
+        if (!(err instanceof MissingPackageError)) throw err;
+        return { status: 501, contentType: 'text/plain; charset=utf-8', text: `${err.message}\n` };
+      }
+    })
     .add('GET', '/machines/events', (req) => {
       deps.events.attach(req.res);
       return 'streaming';

@@ -39,7 +39,7 @@ const held = vi.hoisted(() => {
   return state;
 });
 
-vi.mock('../../../src/kafka/classic-consumer.js', () => ({
+vi.mock('../../../src/kafka/kafkajs/classic-consumer.js', () => ({
   createClassicKafka: () => ({
     admin: () => ({ connect: () => Promise.resolve(), disconnect: () => Promise.resolve() }),
   }),
