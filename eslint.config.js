@@ -40,6 +40,57 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  // the layers of docs/architecture.md (test/unit/architecture/layers.test.ts holds the whole table):
+  // rest/ and cli/ are the top, imported by nothing else but the public entry; nothing below
+  // distributed/ imports it
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/index.ts', 'src/cli/**', 'src/rest/**', 'src/distributed/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/rest/**', '**/cli/**'],
+              message:
+                'Only src/rest/, src/cli/ and src/index.ts import the REST API and the CLI (docs/architecture.md).',
+            },
+            {
+              group: ['**/distributed/**'],
+              message: 'Nothing below src/distributed/ imports it (docs/architecture.md, layers).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/distributed/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/rest/**', '**/cli/**'],
+              message:
+                'Only src/rest/, src/cli/ and src/index.ts import the REST API and the CLI (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/rest/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/cli/**'], message: 'Only src/cli/ and src/index.ts import the CLI.' }] },
+      ],
+    },
+  },
   {
     files: ['test/**', 'bench/**', 'scripts/**', 'src/cli/**'],
     rules: { 'no-console': 'off' },

@@ -122,7 +122,7 @@ export {
   type ValidationProblem,
   type ConfigValidation,
   type ConnectorValidation,
-} from './config/validate-configs.js';
+} from './herder/validate-configs.js';
 export { ConnectorRuntime } from './actors/connector-runtime.js';
 export type {
   ConnectorSummary,
@@ -208,12 +208,16 @@ export type { HealthReport } from './actors/health.js';
 export type { Router } from './rest/server/router.js';
 export type { RestSecurity } from './config/rest-security.js';
 export { RestError } from './rest/server/errors.js';
+// the herder: what manages the connectors behind the REST API (Connect's Herder)
+export type { Herder, TargetState, RestartRequest, WorkerHealth } from './herder/herder.js';
+export { StandaloneHerder } from './herder/standalone-herder.js';
+export { HerderError, NotLeaderError, type HerderErrorKind } from './herder/errors.js';
 export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
 // the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
 export { HttpRequestRefusedError } from './sinks/http/errors.js';
 
 // distributed mode (`sharesink distributed`): a worker of a cluster coordinated through Kafka; embedders
-// start the REST server with `routes: (r) => addDistributedRoutes(r, worker)`, then `worker.start()`
+// start the REST server with `startRestServer(worker, distributedRestOptions(worker))`, then `worker.start()`
 export {
   DistributedWorker,
   advertisedUrl,
@@ -222,7 +226,8 @@ export {
 } from './distributed/herder/distributed-worker.js';
 export { compileDistributedConfig, DISTRIBUTED_CONFIG_DEF } from './config/distributed-def.js';
 export type { DistributedConfig } from './config/distributed-def.js';
-export { addDistributedRoutes } from './rest/distributed-routes.js';
+export { distributedRestOptions } from './rest/distributed.js';
+export { ClusterHerder } from './distributed/herder/cluster-herder.js';
 export { InternalTopicError } from './distributed/herder/internal-topics.js';
 export { LogSyncTimeoutError } from './distributed/herder/topic-log.js';
 export type {

@@ -43,6 +43,9 @@ export interface WorkerOptions {
   readonly onTaskRecovered?: (task: { readonly connector: string; readonly taskId: number }) => void;
 }
 
+/** Connect's target state of a connector added at runtime (KIP-980's `initial_state`). */
+export type TargetState = 'STARTED' | 'PAUSED' | 'STOPPED';
+
 /** A task that stopped for good: `errors.tolerance=none` and a fatal error, or a task that could not start. */
 export interface TaskFailure {
   readonly connector: string;
@@ -65,6 +68,7 @@ export class Worker {
   /** The embedder's logger, for what binds its own `component` (the cluster check). */
   private readonly rootLog: Logger;
   private readonly runtimes: ConnectorRuntime[];
+  private readonly runtimeFor: (config: ConnectorConfig) => ConnectorRuntime;
   readonly startedAt = new Date();
   private stoppedAt: Date | undefined;
   private starting: Promise<void> | undefined;
@@ -89,21 +93,95 @@ export class Worker {
     const logger = options.logger ?? defaultLogger(options.worker.logLevel);
     this.rootLog = logger;
     this.log = logger.child({ component: 'worker' });
-    this.runtimes = options.connectors.map(
-      (c) =>
-        new ConnectorRuntime(
-          c,
-          options.worker,
-          // not this.log: the runtime's pool and Kafka clients bind their own `component`
-          logger,
-          (connector, taskId, error) => this.taskFailed({ connector, taskId, error }, options.onTaskFailed),
-          inspect,
-          {
-            onTaskRunning: (connector, taskId) =>
-              this.taskRunning(connector, taskId, options.onTaskRecovered),
-          },
-        ),
-    );
+    this.runtimeFor = (c) =>
+      new ConnectorRuntime(
+        c,
+        options.worker,
+        // not this.log: the runtime's pool and Kafka clients bind their own `component`
+        logger,
+        (connector, taskId, error) => this.taskFailed({ connector, taskId, error }, options.onTaskFailed),
+        inspect,
+        {
+          onTaskRunning: (connector, taskId) => this.taskRunning(connector, taskId, options.onTaskRecovered),
+        },
+      );
+    this.runtimes = options.connectors.map(this.runtimeFor);
+  }
+
+  /**
+   * Runs one more connector (Connect's standalone `POST /connectors`; kept in memory only). Its code
+   * checks its settings first (a ConfigError lists every problem); it starts at once when the worker
+   * runs, else with the worker. `STOPPED` keeps it stopped, `PAUSED` pauses it once started.
+   */
+  async addConnector(
+    config: ConnectorConfig,
+    initialState: TargetState = 'STARTED',
+  ): Promise<ConnectorRuntime> {
+    this.mustRun();
+    if (this.connector(config.name) !== undefined)
+      throw new ConfigError([`name: a connector named ${JSON.stringify(config.name)} runs already`]);
+    await this.checkNew(config);
+    const runtime = this.runtimeFor(config);
+    this.runtimes.push(runtime);
+    await this.launch(runtime, initialState);
+    return runtime;
+  }
+
+  /**
+   * Stops a connector and runs it again with `config` in the same place (Connect's standalone
+   * `PUT /connectors/{name}/config`); a paused or stopped connector stays so.
+   */
+  async replaceConnector(config: ConnectorConfig): Promise<ConnectorRuntime> {
+    this.mustRun();
+    const old = this.runtimes.findIndex((r) => r.config.name === config.name);
+    if (old < 0) return this.addConnector(config);
+    await this.checkNew(config);
+    const previous = this.runtimes[old]!;
+    const state: TargetState = previous.isHalted ? 'STOPPED' : previous.isPaused ? 'PAUSED' : 'STARTED';
+    await previous.stop();
+    const runtime = this.runtimeFor(config);
+    this.runtimes[old] = runtime;
+    await this.launch(runtime, state);
+    return runtime;
+  }
+
+  /** Stops a connector and forgets it (Connect's standalone `DELETE /connectors/{name}`). */
+  async removeConnector(name: string): Promise<void> {
+    const i = this.runtimes.findIndex((r) => r.config.name === name);
+    if (i < 0) return;
+    const [runtime] = this.runtimes.splice(i, 1);
+    await runtime!.stop();
+  }
+
+  private mustRun(): void {
+    if (this.stopping !== undefined)
+      throw new SharesinkError(
+        'SHARESINK_WORKER_STOPPED',
+        'The worker is stopping; connectors cannot be changed now',
+      );
+  }
+
+  /** What start() checks of every connector, for one added at runtime. */
+  private async checkNew(config: ConnectorConfig): Promise<void> {
+    const problems = await checkConnectorCode(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+    if (this.checkCluster) await checkClusterForConnectors(this.config, [config], { logger: this.rootLog });
+    await reportConnectorNotes(this.log, config);
+  }
+
+  /**
+   * Starts a runtime added while the worker runs. A start that fails leaves the connector FAILED, its
+   * status saying why, as Connect's: the request that added it succeeded.
+   */
+  private async launch(runtime: ConnectorRuntime, state: TargetState): Promise<void> {
+    if (state === 'STOPPED') await runtime.halt();
+    if (this.starting === undefined) return;
+    try {
+      await runtime.start();
+      if (state === 'PAUSED') await runtime.pause();
+    } catch (err) {
+      this.log.error({ connector: runtime.config.name, err }, 'the connector failed to start');
+    }
   }
 
   /**

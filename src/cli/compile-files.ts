@@ -10,7 +10,7 @@ import {
   validateConfigs,
   type ValidationProblem,
   type ConfigValidation,
-} from '../config/validate-configs.js';
+} from '../herder/validate-configs.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 
 /** Validates the files; throws one ConfigError listing every problem (a file that cannot be read included). */

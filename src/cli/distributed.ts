@@ -26,7 +26,7 @@ import { stopOnSignals } from '../actors/worker.js';
 import { ConfigError } from '../errors.js';
 import { notice } from '../logger.js';
 import { logLevelsFor } from '../observability/log-levels.js';
-import { addDistributedRoutes } from '../rest/distributed-routes.js';
+import { distributedRestOptions } from '../rest/distributed.js';
 import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { checkClusterForConnectors } from '../actors/cluster-check.js';
 import { chooseLogLevel, createCliLogger, type LogFormat } from './cli-logger.js';
@@ -127,7 +127,7 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
       }
     : undefined;
   stopOnSignals(w, exit, logger, sayStopping, async () => started.rest?.close());
-  const rest = await startRestServer(w, { logger, routes: (router) => addDistributedRoutes(router, w) });
+  const rest = await startRestServer(w, { ...distributedRestOptions(w), logger });
   started.rest = rest;
   const identity = advertisedUrl(worker, distributed, { port: Number(new URL(rest.url).port) });
   try {

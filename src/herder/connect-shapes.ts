@@ -3,7 +3,7 @@
  * Connect's (ConnectorInfo, ConnectorStateInfo, TaskInfo), so scripts written for Connect parse them.
  */
 import { printableConfig, printableTaskConfig } from '../config/printable.js';
-import type { RestConnector } from '../rest/worker-view.js';
+import type { HerdedConnector as RestConnector } from './standalone-worker.js';
 
 export interface TaskId {
   connector: string;
@@ -32,6 +32,11 @@ export interface ConnectorStateInfo {
   connector: StateInfo;
   tasks: TaskStateInfo[];
   type: 'sink';
+}
+
+export interface TaskInfo {
+  id: TaskId;
+  config: Record<string, string>;
 }
 
 export function connectorInfo(c: RestConnector): ConnectorInfo {
@@ -79,7 +84,7 @@ export function taskStatus(c: RestConnector, id: number, workerId: string): Task
 }
 
 /** `GET /connectors/{name}/tasks`: each task's id and the config `taskConfigs()` gave it. */
-export function taskInfos(c: RestConnector): Array<{ id: TaskId; config: Record<string, string> }> {
+export function taskInfos(c: RestConnector): TaskInfo[] {
   return c.taskConfigs.map((config, task) => ({
     id: { connector: c.config.name, task },
     config: printableTaskConfig(config, c.config),

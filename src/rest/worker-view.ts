@@ -1,9 +1,10 @@
 /**
- * What the REST API reads and controls of a worker. `Worker` satisfies it; unit tests hand in small
- * fakes, so routing and JSON shapes are tested without a broker.
+ * What the REST API reads of a worker beyond what its herder answers: the metrics and the live view of
+ * the machines. `Worker` satisfies it; unit tests hand in small fakes, so routing and JSON shapes are
+ * tested without a broker.
  */
-import type { ConnectState, RestartOptions, TaskMetrics } from '../actors/connector-runtime.js';
-import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+import type { TaskMetrics } from '../actors/connector-runtime.js';
+import type { HerdedConnector, HerdedWorker } from '../herder/standalone-worker.js';
 import type { TransitionCount } from '../observability/transition-counter.js';
 
 /** An actor as the live view reads it. */
@@ -11,41 +12,18 @@ export interface ActorLike {
   getSnapshot(): { value: unknown; status: string };
 }
 
-export interface RestConnector {
-  readonly config: Pick<ConnectorConfig, 'name' | 'connectorClass' | 'topics' | 'groupProtocol' | 'raw'> &
-    Partial<Pick<ConnectorConfig, 'written'>> &
-    /** The offsets endpoints read these; a connector without them uses `connect-<name>` and PLAINTEXT. */
-    Partial<Pick<ConnectorConfig, 'groupId' | 'security'>>;
-  readonly state: ConnectState;
-  readonly error: string | undefined;
-  readonly taskConfigs: ReadonlyArray<Readonly<Record<string, string>>>;
+export interface RestConnector extends HerdedConnector {
   readonly poolThreads: number;
   readonly lockCounters: Readonly<Record<string, number>> | undefined;
   /** Age of the oldest acquisition lock held now (share mode); `/metrics` shows 0 when absent. */
   readonly oldestLockAgeMs?: number;
   readonly actors: { connector: ActorLike; tasks: readonly ActorLike[] };
-  taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
   taskMetrics(): readonly TaskMetrics[];
-  /** Resolves at once, or once a STOPPED connector is up again (paused / running). */
-  pause(): Promise<void>;
-  resume(): Promise<void>;
-  /** Connect's STOPPED (KIP-875); resolves once the tasks and the instance have stopped. */
-  halt(): Promise<void>;
-  restart(options: RestartOptions): { connector: boolean; tasks: number[] };
-  restartTask(id: number): Promise<void>;
-  /**
-   * KIP-558: the topics the tasks have handled records of since the start or the last reset. Optional,
-   * so views made before it still fit: without it the connector shows none and a reset changes nothing.
-   */
-  activeTopics?(): readonly string[];
-  resetActiveTopics?(): void;
 }
 
-export interface RestWorker {
-  readonly config: Pick<WorkerConfig, 'bootstrapServers' | 'clientId'> & Partial<WorkerConfig>;
+export interface RestWorker extends HerdedWorker {
   readonly connectors: readonly RestConnector[];
   connector(name: string): RestConnector | undefined;
   readonly transitionCounter: { counts(): TransitionCount[] };
   readonly actorCensus: { counts(): Record<string, Record<string, number>> };
-  readonly isStopping: boolean;
 }

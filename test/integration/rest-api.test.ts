@@ -212,10 +212,36 @@ describe('REST API on a running worker (share mode)', () => {
       expect(w.summary().connectors[0]!.counters.recordsRejected).toBe(1);
       expect(lines(file)).not.toContain('poison');
 
-      // what standalone files own cannot be changed over REST
-      const del = await fetch(url(`/connectors/${name}`), { method: 'DELETE' });
-      expect(del.status).toBe(405);
-      expect(await del.json()).toMatchObject({ error_code: 405 });
+      // a connector created over REST runs beside the files' one until it is deleted (Connect's standalone)
+      const extra = `${name}-extra`;
+      const created = await fetch(url('/connectors'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: extra,
+          config: {
+            'connector.class': 'NoopSink',
+            topics: topic,
+            'consumer.override.group.id': uniqueGroup('rest-extra'),
+          },
+        }),
+      });
+      expect(created.status).toBe(201);
+      expect(await created.json()).toMatchObject({ name: extra, tasks: [{ connector: extra, task: 0 }] });
+      await until(
+        'the created connector runs',
+        async () =>
+          (
+            (await (await fetch(url(`/connectors/${extra}/status`))).json()) as {
+              tasks: Array<{ state: string }>;
+            }
+          ).tasks[0]?.state,
+        (state) => state === 'RUNNING',
+      );
+      const del = await fetch(url(`/connectors/${extra}`), { method: 'DELETE' });
+      expect(del.status).toBe(204);
+      expect((await fetch(url(`/connectors/${extra}`))).status).toBe(404);
+      expect(w.connectors.map((c) => c.config.name)).toEqual([name]);
     } finally {
       await rest.close();
       await w.stop();

@@ -4,7 +4,12 @@
  * back before it answers, so the answer and the next read on the leader see it.
  */
 import type { Logger } from 'pino';
-import { RestError, notFound } from '../../rest/server/errors.js';
+import {
+  connectorExists,
+  connectorNotFound,
+  rebalanceInProgress,
+  taskNotFound,
+} from '../../herder/errors.js';
 import {
   keyOf,
   valueOf,
@@ -16,9 +21,6 @@ import type { DistributedHerder } from './herder.js';
 import { needsTaskConfigs } from './config-state.js';
 import { connectorStatusKey } from './status-store.js';
 import { unresolvedTaskConfig, type TaskConfigsOf } from './task-configs.js';
-
-export const conflict = (message: string): RestError =>
-  new RestError('SHARESINK_REST_CONFLICT', 409, message);
 
 export class LeaderWrites {
   readonly #h: DistributedHerder;
@@ -39,7 +41,7 @@ export class LeaderWrites {
   }
 
   /**
-   * Creates (`create`: 409 when it exists) or replaces a connector config; answers whether it was new.
+   * Creates (`create`: a conflict when it exists) or replaces a connector config; answers whether it was new.
    * `initial` (KIP-980, a new connector only) is written before the config, as Connect does, so no worker
    * starts a connector created PAUSED or STOPPED (a STOPPED one gets no task configs).
    */
@@ -52,7 +54,7 @@ export class LeaderWrites {
     return this.#serial(async () => {
       this.#mustLead();
       const exists = this.#h.state.connector(name) !== undefined;
-      if (create && exists) throw conflict(`Connector ${name} already exists`);
+      if (create && exists) throw connectorExists(name);
       // a connector of this name deleted before may have left an active topic behind: a task still
       // finishing its puts can write one after the deletion's removals (KIP-558 records, status topic)
       if (!exists) await this.#h.statusStore.removeTopics(name);
@@ -70,7 +72,7 @@ export class LeaderWrites {
     return this.#serial(async () => {
       this.#mustLead();
       const c = this.#h.state.connector(name);
-      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (c === undefined) throw connectorNotFound(name);
       await this.#write({ kind: 'connector', name, config: null });
       await this.#write({ kind: 'target-state', name, state: null });
       await this.#write({ kind: 'commit', name, tasks: null });
@@ -93,7 +95,7 @@ export class LeaderWrites {
     return this.#serial(async () => {
       this.#mustLead();
       const c = this.#h.state.connector(name);
-      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (c === undefined) throw connectorNotFound(name);
       if (state === 'STOPPED') {
         await this.#write({ kind: 'target-state', name, state });
         if (c.tasks.length > 0 || c.tasksStale) await this.#commitTasks(name, true);
@@ -109,10 +111,9 @@ export class LeaderWrites {
     return this.#serial(async () => {
       this.#mustLead();
       const c = this.#h.state.connector(name);
-      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (c === undefined) throw connectorNotFound(name);
       const tasks = c.targetState === 'STOPPED' ? 0 : c.tasks.length;
-      if (request.task !== undefined && request.task >= tasks)
-        throw notFound(`Task ${name}-${request.task} not found`);
+      if (request.task !== undefined && request.task >= tasks) throw taskNotFound(name, request.task);
       // stopped since the REST route looked: it stays STOPPED, there is nothing to restart
       if (c.targetState === 'STOPPED') return false;
       await this.#write({ kind: 'restart', name, request });
@@ -129,7 +130,7 @@ export class LeaderWrites {
     return this.#serial(async () => {
       this.#mustLead();
       const c = this.#h.state.connector(name);
-      if (c === undefined) throw notFound(`Connector ${name} not found`);
+      if (c === undefined) throw connectorNotFound(name);
       if (c.targetState !== 'STOPPED') throw refuse(name);
       return job();
     });
@@ -146,8 +147,7 @@ export class LeaderWrites {
   }
 
   #mustLead(): void {
-    if (!this.#h.isLeader)
-      throw conflict('Cannot complete request because of a conflicting operation (e.g. worker rebalance)');
+    if (!this.#h.isLeader) throw rebalanceInProgress();
   }
 
   async #write(record: ConfigRecord): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { ClusterView } from '../../distributed/group-types.js';
 import type { DistributedWorker } from '../../distributed/herder/distributed-worker.js';
+import type { Router } from '../server/router.js';
 import { escapeHtml } from './machine-svg.js';
 
 export interface ClusterPanelData {
@@ -59,4 +60,17 @@ export function clusterPanelData(w: DistributedWorker): ClusterPanelData {
       if (id < c.tasks.length) add(t.workerId, shown(`${c.name}-${id}`, t.state));
   }
   return { view: h.member.view(), runningOn };
+}
+
+/** `GET /machines/cluster`: the panel, or a 503 while the worker joins. */
+export function addClusterPanelRoute(router: Router, w: DistributedWorker): void {
+  router.add('GET', '/machines/cluster', () => {
+    if (!w.started)
+      return { status: 503, contentType: 'text/html; charset=utf-8', text: '<p>Joining the cluster…</p>' };
+    return {
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      text: clusterPanelHtml(clusterPanelData(w)),
+    };
+  });
 }

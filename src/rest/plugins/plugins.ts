@@ -8,7 +8,7 @@ import { resolveConnectorModule } from '../../connect/connector-module.js';
 import type { ConfigKey } from '../../connect/config-def.js';
 import { CONNECTOR_CONFIG_DEF } from '../../config/connector-def.js';
 import { validateConnectorConfig } from '../../config/compile-connector.js';
-import { asProblem, validateConnector } from '../../config/validate-configs.js';
+import { asProblem, validateConnector } from '../../herder/validate-configs.js';
 import type { WorkerConfig } from '../../config/types.js';
 import { badRequest } from '../server/errors.js';
 import {

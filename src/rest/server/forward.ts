@@ -1,37 +1,39 @@
 /**
- * What the distributed REST routes share: the 409 until the worker has joined, the connector of a
- * path from the config topic, and the forwarding of a write to the leader (ADR 0010).
+ * Forwarding a write to the cluster's leader (ADR 0010): the herder of a worker that does not lead
+ * throws `NotLeaderError`; the request is then sent to the leader's URL and its answer relayed. A
+ * request that was forwarded already, or one with no leader to go to, is a 409 to retry.
  */
-import type { ConfigState, ConnectorEntry } from '../../distributed/herder/config-state.js';
-import type { DistributedWorker } from '../../distributed/herder/distributed-worker.js';
-import { conflict } from '../../distributed/herder/leader-writes.js';
-import { notFound, RestError } from './errors.js';
+import { NotLeaderError } from '../../herder/errors.js';
+import { conflict, RestError } from './errors.js';
 import type { RestRequest, RestResponse } from './router.js';
 
 const FORWARDED = 'x-sharesink-forwarded';
 const FORWARD_TIMEOUT_MS = 60_000;
 
-export function entryOf(state: ConfigState, req: RestRequest): ConnectorEntry {
-  const name = req.params['name']!;
-  const c = state.connector(name);
-  if (c === undefined) throw notFound(`Connector ${name} not found`);
-  return c;
-}
-
-/** Runs `local` on the leader; elsewhere sends the request to the leader and relays its answer. */
-export async function viaLeader(
-  w: DistributedWorker,
+/** Runs `write` here; when this worker does not lead, has the leader run the request (`body` as read). */
+export async function onLeader(
   req: RestRequest,
   body: unknown,
-  local: () => Promise<RestResponse>,
+  write: () => Promise<RestResponse>,
 ): Promise<RestResponse> {
-  mustBeStarted(w);
-  const h = w.herder;
-  if (h.isLeader) return local();
-  if (req.raw.headers[FORWARDED] !== undefined || h.leaderUrl === undefined || h.leaderUrl === h.restUrl)
-    throw conflict('Cannot complete request because of a conflicting operation (e.g. worker rebalance)');
-  const url = `${h.leaderUrl}${req.path}${req.query.size > 0 ? `?${req.query.toString()}` : ''}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', [FORWARDED]: h.workerId };
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof NotLeaderError)) throw err;
+    if (req.raw.headers[FORWARDED] !== undefined || err.leaderUrl === undefined)
+      throw conflict('Cannot complete request because of a conflicting operation (e.g. worker rebalance)');
+    return forward(err.leaderUrl, err.workerId, req, body);
+  }
+}
+
+async function forward(
+  leaderUrl: string,
+  workerId: string,
+  req: RestRequest,
+  body: unknown,
+): Promise<RestResponse> {
+  const url = `${leaderUrl}${req.path}${req.query.size > 0 ? `?${req.query.toString()}` : ''}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', [FORWARDED]: workerId };
   const auth = req.raw.headers.authorization;
   if (auth !== undefined) headers['authorization'] = auth;
   let res: Response;
@@ -46,7 +48,7 @@ export async function viaLeader(
     throw new RestError(
       'SHARESINK_REST_FORWARD_FAILED',
       409,
-      `The leader (${h.leaderUrl}) did not answer the forwarded request: ${(err as Error).message}; a rebalance may be under way, try again`,
+      `The leader (${leaderUrl}) did not answer the forwarded request: ${(err as Error).message}; a rebalance may be under way, try again`,
     );
   }
   const text = await res.text();
@@ -56,14 +58,4 @@ export async function viaLeader(
   } catch {
     return { status: res.status, text, contentType: res.headers.get('content-type') ?? 'text/plain' };
   }
-}
-
-/** Before the worker has read the topics and joined, nothing it would answer is true yet. */
-export function mustBeStarted(w: DistributedWorker): void {
-  if (!w.started)
-    throw new RestError(
-      'SHARESINK_REST_CONFLICT',
-      409,
-      'The worker is still joining the cluster (reading the config topic); try again in a moment',
-    );
 }

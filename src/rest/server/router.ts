@@ -35,8 +35,12 @@ interface Route {
 export class Router {
   private readonly routes: Route[] = [];
 
+  /** Adds a route; each method and pattern once (a second would never answer). */
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, parts: split(pattern), handler });
+    const parts = split(pattern);
+    if (this.routes.some((r) => r.method === method && r.parts.join('/') === parts.join('/')))
+      throw new Error(`${method} ${pattern} is registered twice`);
+    this.routes.push({ method, parts, handler });
     return this;
   }
 

@@ -19,17 +19,18 @@ import { taskMachine } from '../../machines/task.js';
 import { LISTENER_FORM, parseListener as parseListenerText } from '../../config/listener.js';
 import type { RestSecurity, RestTls } from '../../config/rest-security.js';
 import { authenticate } from './auth.js';
-import { addConnectRoutes } from '../resources/connectors.js';
+import type { Herder } from '../../herder/herder.js';
+import { offsetsConfigOf } from '../../herder/offsets.js';
+import { StandaloneHerder } from '../../herder/standalone-herder.js';
+import { addConnectResources } from '../resources/index.js';
 import { addLoggersRoutes } from '../resources/loggers.js';
-import { badRequest, errorBody, RestError } from './errors.js';
+import { badRequest, errorBody, statusOf } from './errors.js';
 import { exposureWarnings } from './exposure.js';
-import { healthReport } from '../../actors/health.js';
 import { MissingPackageError } from '../../optional-package.js';
 import { MachineEvents } from '../live-view/machine-events.js';
 import { machinesPage } from '../live-view/machines-page.js';
 import { collectMetrics } from '../metrics/metrics.js';
 import { LagPoller } from '../../offsets/lag-poller.js';
-import { addOffsetsRoutes, offsetsConfig } from '../resources/offsets.js';
 import { ProcessMetrics } from '../metrics/process-metrics.js';
 import { CONTENT_TYPE, formatPrometheus } from '../metrics/prometheus.js';
 import { Router, type RestRequest, type RestResponse } from './router.js';
@@ -52,9 +53,11 @@ export interface RestServerOptions {
   /** Ask the brokers for the cluster id shown by `GET /`. Default true. */
   readonly lookupClusterId?: boolean;
   /**
-   * Routes added before the standalone ones, which they replace for the same method and path
-   * (`sharesink distributed` adds its connector routes and cluster `/health` here).
+   * What manages the connectors behind Connect's endpoints. Default: a `StandaloneHerder` over `worker`
+   * (`sharesink distributed` passes its `ClusterHerder`).
    */
+  readonly herder?: Herder;
+  /** Routes of the mode besides Connect's (`sharesink distributed` adds `/machines/cluster`). */
   readonly routes?: (router: Router) => void;
 }
 
@@ -159,20 +162,22 @@ export function buildRouter(
     commit: string;
     /** For the offsets endpoints' log lines. Default: the default logger. */
     logger?: Logger;
-    /** Routes that replace the standalone ones (see RestServerOptions.routes). */
+    /** Default: a StandaloneHerder over `worker` (see RestServerOptions.herder). */
+    herder?: Herder;
+    /** The mode's own routes (see RestServerOptions.routes). */
     routes?: (router: Router) => void;
   },
 ): Router {
   const router = new Router();
-  // first: the router answers with the first route that matches a method and path
-  deps.routes?.(router);
-  addConnectRoutes(router, worker, {
+  const herder =
+    deps.herder ??
+    new StandaloneHerder(worker, { workerId: deps.workerId, logger: deps.logger ?? defaultLogger() });
+  addConnectResources(router, herder, {
     version: packageVersion(),
     commit: deps.commit,
-    workerId: deps.workerId,
     kafkaClusterId: deps.clusterId,
   });
-  addOffsetsRoutes(router, worker, deps.logger ?? defaultLogger());
+  deps.routes?.(router);
   // laid out on the first request, not at start-up: the layout library is large and most workers never serve the page
   let page: Promise<string> | undefined;
   const machinesHtml = () => {
@@ -182,7 +187,7 @@ export function buildRouter(
   };
   router
     .add('GET', '/metrics', () => {
-      const shareLag = deps.lagPoller?.scrape(worker.connectors.map(offsetsConfig));
+      const shareLag = deps.lagPoller?.scrape(worker.connectors.map((c) => offsetsConfigOf(c.config)));
       return {
         status: 200,
         contentType: CONTENT_TYPE,
@@ -198,10 +203,6 @@ export function buildRouter(
           ),
         ),
       };
-    })
-    .add('GET', '/health', () => {
-      const { status, body } = healthReport(worker);
-      return { status, json: body };
     })
     .add('GET', '/machines', async () => {
       try {
@@ -244,6 +245,7 @@ export async function startRestServer(
     clusterId: () => clusterId,
     commit: options.commit ?? process.env.SHARESINK_COMMIT ?? '',
     logger: log,
+    herder: options.herder,
     routes: options.routes,
   });
 
@@ -279,7 +281,7 @@ export async function startRestServer(
         if (response !== 'streaming') send(res, response);
       } catch (err) {
         const { status, body } = errorBody(err);
-        if (!(err instanceof RestError)) log.error({ err, method, path: url.pathname }, 'request failed');
+        if (statusOf(err) === undefined) log.error({ err, method, path: url.pathname }, 'request failed');
         if (!res.headersSent) send(res, { status, json: body });
         else res.end();
       }

@@ -8,10 +8,22 @@ import { keyOf, valueOf, type ConfigRecord } from '../../../src/distributed/herd
 import { DistributedWorker } from '../../../src/distributed/herder/distributed-worker.js';
 import type * as TopicLogModule from '../../../src/distributed/herder/topic-log.js';
 import type { LogRecord, TopicLog } from '../../../src/distributed/herder/topic-log.js';
-import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
+import { ClusterHerder } from '../../../src/distributed/herder/cluster-herder.js';
+import { addConnectResources } from '../../../src/rest/resources/index.js';
+import { addClusterPanelRoute } from '../../../src/rest/live-view/cluster-panel.js';
 import { Router, type RestResponse } from '../../../src/rest/server/router.js';
 import { callRoute } from '../rest/route-request.js';
 import { FakeGroup, FakeMember, testDistributedConfig } from './fake-group.js';
+
+/** Connect's routes over the worker's ClusterHerder and the cluster panel, as `sharesink distributed` serves them. */
+function addDistributedRoutes(router: Router, w: DistributedWorker): void {
+  addConnectResources(router, new ClusterHerder(w), {
+    version: '',
+    commit: '',
+    kafkaClusterId: () => undefined,
+  });
+  addClusterPanelRoute(router, w);
+}
 
 const held = vi.hoisted(() => {
   let release: () => void = () => undefined;

@@ -177,7 +177,9 @@ describe('distributed herder (in-process group)', () => {
     stop.push(...c.nodes.map((n) => () => n.herder.stop()));
     await leaderOf(c).writes.putConnector('pg', sink(6), true);
     await settle(c);
-    await expect(leaderOf(c).writes.putConnector('pg', sink(2), true)).rejects.toMatchObject({ status: 409 });
+    await expect(leaderOf(c).writes.putConnector('pg', sink(2), true)).rejects.toMatchObject({
+      kind: 'conflict',
+    });
     await settle(c);
     const { created } = await leaderOf(c).writes.putConnector('pg', sink(3), false);
     expect(created).toBe(false);
@@ -209,7 +211,9 @@ describe('distributed herder (in-process group)', () => {
     expect(late.herder.local.runtimes.every((r) => r.state === 'PAUSED')).toBe(true);
     // paused before they started: started first, its tasks could fetch and put before the pause
     for (const r of late.herder.local.runtimes) expect((r as FakeRuntime).calls[0]).toBe('pause');
-    await expect(late.writes.setTargetState('pg', 'STARTED')).rejects.toMatchObject({ status: 409 });
+    await expect(late.writes.setTargetState('pg', 'STARTED')).rejects.toMatchObject({
+      kind: 'rebalance-in-progress',
+    });
   });
 
   it('a worker that joins takes its share; the others move their tasks in place, no runtime restarted', async () => {
@@ -239,7 +243,7 @@ describe('distributed herder (in-process group)', () => {
     await leaderOf(c).writes.requestRestart('pg', { includeTasks: false, onlyFailed: false, task: 1 });
     await expect(
       leaderOf(c).writes.requestRestart('pg', { includeTasks: false, onlyFailed: false, task: 7 }),
-    ).rejects.toMatchObject({ status: 404 });
+    ).rejects.toMatchObject({ kind: 'not-found' });
     const restarts = c.nodes.map((n) => (n.herder.local.runtime('pg') as FakeRuntime).restarts);
     for (const r of restarts) expect(r[0]).toBe('connector includeTasks=true onlyFailed=true');
     const owner = c.nodes.findIndex((n) => localTasks(n, 'pg').includes(1));
@@ -305,7 +309,7 @@ describe('distributed herder (in-process group)', () => {
     for (const n of c.nodes) expect(n.herder.state.connector('pg')?.tasks).toEqual([]);
     await expect(
       leaderOf(c).writes.requestRestart('pg', { includeTasks: false, onlyFailed: false, task: 0 }),
-    ).rejects.toMatchObject({ status: 404 });
+    ).rejects.toMatchObject({ kind: 'not-found' });
     // a config change while STOPPED leaves it without tasks; the resume uses it
     await leaderOf(c).writes.putConnector('pg', sink(3), false);
     await settle(c);

@@ -140,6 +140,21 @@ export function fakeWorker(connectors: FakeConnector[]): RestWorker & { stopping
     config: compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9', 'pool.threads': '1' }),
     connectors,
     connector: (name: string) => connectors.find((c) => c.config.name === name),
+    // the runtime changes of a standalone worker (REST create, update, delete): the new connector
+    // takes the config's name and tasks.max, in the place of the one it replaces
+    addConnector: async (config: { name: string; raw: Readonly<Record<string, string>> }) => {
+      connectors.push(new FakeConnector(config.name, Number(config.raw['tasks.max'] ?? '1')));
+    },
+    replaceConnector: async (config: { name: string; raw: Readonly<Record<string, string>> }) => {
+      const i = connectors.findIndex((c) => c.config.name === config.name);
+      connectors[i] = new FakeConnector(config.name, Number(config.raw['tasks.max'] ?? '1'));
+    },
+    removeConnector: async (name: string) => {
+      connectors.splice(
+        connectors.findIndex((c) => c.config.name === name),
+        1,
+      );
+    },
     transitionCounter: {
       counts: () => [
         { machine: 'batch', from: 'acquired', to: 'putting', count: 7 },

@@ -2,7 +2,9 @@
 //
 //   const res = await callRoute(router, 'POST', '/connectors/pg/restart', { query: 'includeTasks=true' });
 import type { IncomingMessage } from 'node:http';
+import { RestError, statusOf } from '../../../src/rest/server/errors.js';
 import type { RestRequest, RestResponse, Router } from '../../../src/rest/server/router.js';
+import { SharesinkError } from '../../../src/errors.js';
 
 export interface RouteRequestOptions {
   readonly body?: unknown;
@@ -10,7 +12,10 @@ export interface RouteRequestOptions {
   readonly headers?: Record<string, string>;
 }
 
-/** The handler's answer; a thrown RestError rejects, as the handler throws it. */
+/**
+ * The handler's answer; a failure rejects as a RestError with the status the server answers with
+ * (a herder's error mapped as the server maps it).
+ */
 export function callRoute(
   router: Router,
   method: string,
@@ -27,5 +32,11 @@ export function callRoute(
     raw: { headers: o.headers ?? {} } as unknown as IncomingMessage,
     res: undefined as never,
   } as RestRequest;
-  return Promise.resolve().then(() => handler(req));
+  return Promise.resolve()
+    .then(() => handler(req))
+    .catch((err: unknown) => {
+      const status = statusOf(err);
+      if (err instanceof RestError || status === undefined || !(err instanceof SharesinkError)) throw err;
+      throw new RestError(err.code, status, err.message);
+    });
 }

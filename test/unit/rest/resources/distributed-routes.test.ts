@@ -5,10 +5,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compileWorkerConfig } from '../../../../src/config/compile-worker.js';
 import { ConfigState } from '../../../../src/distributed/herder/config-state.js';
 import type { DistributedWorker } from '../../../../src/distributed/herder/distributed-worker.js';
-import { addDistributedRoutes } from '../../../../src/rest/distributed-routes.js';
+import { ClusterHerder } from '../../../../src/distributed/herder/cluster-herder.js';
+import { addConnectResources } from '../../../../src/rest/resources/index.js';
+import { addClusterPanelRoute } from '../../../../src/rest/live-view/cluster-panel.js';
 import { Router, type RestResponse } from '../../../../src/rest/server/router.js';
 import { callRoute } from '../route-request.js';
 import { capturingLogger } from '../../cli/capturing-logger.js';
+
+/** Connect's routes over the worker's ClusterHerder and the cluster panel, as `sharesink distributed` serves them. */
+function addDistributedRoutes(router: Router, w: DistributedWorker): void {
+  addConnectResources(router, new ClusterHerder(w), {
+    version: '',
+    commit: '',
+    kafkaClusterId: () => undefined,
+  });
+  addClusterPanelRoute(router, w);
+}
 
 const worker = compileWorkerConfig({ 'bootstrap.servers': '127.0.0.1:9092' });
 

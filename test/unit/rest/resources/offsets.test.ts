@@ -2,25 +2,20 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseOffsetChanges, toConnectOffsets } from '../../../../src/offsets/connect-shape.js';
 import { GroupNotEmptyError } from '../../../../src/offsets/errors.js';
-import { addOffsetsRoutes } from '../../../../src/rest/resources/offsets.js';
-import { Router, type RestRequest } from '../../../../src/rest/server/router.js';
+import { StandaloneHerder } from '../../../../src/herder/standalone-herder.js';
+import { addOffsetsResource } from '../../../../src/rest/resources/offsets.js';
+import { Router } from '../../../../src/rest/server/router.js';
+import { callRoute } from '../route-request.js';
 import { FakeConnector, fakeWorker } from '../fake-worker.js';
 
 function call(router: Router, method: string, path: string, body: unknown = {}) {
-  const { handler, params } = router.match(method, path);
-  return handler({
-    method,
-    path,
-    params,
-    query: new URLSearchParams(),
-    json: async () => body,
-  } as RestRequest);
+  return callRoute(router, method, path, { body });
 }
 
 describe('offsets routes without a broker', () => {
   const router = new Router();
   const c = new FakeConnector('audit', 1);
-  addOffsetsRoutes(router, fakeWorker([c]), pino({ level: 'silent' }));
+  addOffsetsResource(router, new StandaloneHerder(fakeWorker([c]), { logger: pino({ level: 'silent' }) }));
 
   it("refuses PATCH and DELETE unless STOPPED, in Connect's words, before any Kafka call", async () => {
     const message =

@@ -5,7 +5,9 @@ import { compileWorkerConfig } from '../../../../src/config/compile-worker.js';
 import { ConfigState } from '../../../../src/distributed/herder/config-state.js';
 import type { DistributedWorker } from '../../../../src/distributed/herder/distributed-worker.js';
 import { Router } from '../../../../src/rest/server/router.js';
-import { addDistributedTopicsRoutes, addTopicsRoutes } from '../../../../src/rest/resources/topics.js';
+import { ClusterHerder } from '../../../../src/distributed/herder/cluster-herder.js';
+import { StandaloneHerder } from '../../../../src/herder/standalone-herder.js';
+import { addTopicsResource } from '../../../../src/rest/resources/topics.js';
 import { FakeConnector, fakeWorker } from '../fake-worker.js';
 import { callRoute } from '../route-request.js';
 
@@ -29,7 +31,7 @@ describe('active topics, standalone', () => {
     orders.topicsSeen = ['orders'];
     const w = { ...fakeWorker([orders]), config: worker(settings) };
     const router = new Router();
-    addTopicsRoutes(router, w);
+    addTopicsResource(router, new StandaloneHerder(w));
     return { router, orders };
   };
 
@@ -97,7 +99,7 @@ describe('active topics, distributed', () => {
       },
     } as unknown as DistributedWorker;
     const router = new Router();
-    addDistributedTopicsRoutes(router, w);
+    addTopicsResource(router, new ClusterHerder(w));
     return { router, calls };
   };
 

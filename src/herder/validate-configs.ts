@@ -17,12 +17,12 @@ import {
   resolveConnectorModule,
 } from '../connect/connector-module.js';
 import type { SinkConnector } from '../connect/sink-connector.js';
-import { ConfigProviders } from './config-providers.js';
-import { validateConnectorConfig, type CompileConnectorOptions } from './compile-connector.js';
-import { validateWorkerConfig } from './compile-worker.js';
-import { jsonEnvelopeNotices } from './converter-notices.js';
-import type { ConnectorConfig, WorkerConfig } from './types.js';
-import { isJavaClassName } from './validators.js';
+import { ConfigProviders } from '../config/config-providers.js';
+import { validateConnectorConfig, type CompileConnectorOptions } from '../config/compile-connector.js';
+import { validateWorkerConfig } from '../config/compile-worker.js';
+import { jsonEnvelopeNotices } from '../config/converter-notices.js';
+import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+import { isJavaClassName } from '../config/validators.js';
 
 /** One problem (or note) of one config object, filed under the setting it is about. */
 export interface ValidationProblem {
