@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { dispositionOf } from '../../src/machines/batch.js';
-import { ShareSim, type BatchPlan, type PutOutcome } from '../unit/supervisor-harness.js';
+import { ShareSim, type BatchPlan, type PutOutcome } from '../unit/actors/task/share/supervisor-harness.js';
 
 const outcomeArb = (records: number): fc.Arbitrary<PutOutcome> =>
   fc.oneof(

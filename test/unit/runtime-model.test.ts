@@ -11,8 +11,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialTransition, type InspectionEvent } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { ShareTaskRunner } from '../../src/actors/share-task-runner.js';
-import { LockSupervisor } from '../../src/actors/supervisor.js';
+import { ShareTaskRunner } from '../../src/actors/task/share/share-task-runner.js';
+import { LockSupervisor } from '../../src/actors/task/share/supervisor.js';
 import type { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
 import {
   batchMachine,
@@ -23,13 +23,13 @@ import {
 } from '../../src/machines/batch.js';
 import type { PutPool } from '../../src/pool/put-pool.js';
 import type { PutOutcome, PutResult } from '../../src/pool/protocol.js';
-import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
+import { SimulatedClock } from '../../src/actors/task/core/clock.js';
 import { KafkaError, KafkaErrorCode } from '../../src/kafka/errors/kafka-errors.js';
 import type { AcknowledgeType } from '../../src/kafka/share/ack-batches.js';
 import type { PartitionAckResult, ShareRecord } from '../../src/kafka/share/share-consumer.js';
 import { SharePartitionModel } from '../../src/testing/index.js';
-import type { TASK_COUNTERS } from '../../src/actors/task-counters.js';
-import { LOCK_COUNTERS } from '../../src/actors/lock-counters.js';
+import type { TASK_COUNTERS } from '../../src/actors/task/core/task-counters.js';
+import { LOCK_COUNTERS } from '../../src/actors/task/share/lock-counters.js';
 
 const LOCK_MS = 10_000;
 const RECORDS = 3;

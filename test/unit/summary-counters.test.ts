@@ -4,10 +4,10 @@
 // them through every batch path is in runtime-model.test.ts and supervisor.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLASSIC_TASK_COUNTERS, ClassicTaskCounters } from '../../src/actors/classic-records.js';
-import { LOCK_COUNTERS } from '../../src/actors/lock-counters.js';
-import { LockSupervisor } from '../../src/actors/supervisor.js';
-import { TASK_COUNTERS, TaskCounters } from '../../src/actors/task-counters.js';
+import { CLASSIC_TASK_COUNTERS, ClassicTaskCounters } from '../../src/actors/task/classic/records.js';
+import { LOCK_COUNTERS } from '../../src/actors/task/share/lock-counters.js';
+import { LockSupervisor } from '../../src/actors/task/share/supervisor.js';
+import { TASK_COUNTERS, TaskCounters } from '../../src/actors/task/core/task-counters.js';
 import {
   SHARE_CONSUMER_COUNTERS,
   ShareConsumerMetrics,

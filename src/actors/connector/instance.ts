@@ -16,7 +16,7 @@ import { PutPool } from '../../pool/put-pool.js';
 import type { PutRunner } from '../../pool/put-runner.js';
 import { connectorOwnProblems } from '../connector-checks.js';
 import { applyShareStartPosition } from '../share-start-position.js';
-import { LockSupervisor } from '../supervisor.js';
+import { LockSupervisor } from '../task/share/supervisor.js';
 
 export interface ConnectorInstance {
   readonly connector: SinkConnector;
