@@ -15,7 +15,7 @@ import type {
   StopRequest,
   WorkerData,
 } from './protocol.js';
-import { PutPlacement, type PutTicket } from './put-placement.js';
+import { ThreadBalancer, type PutTicket } from './thread-balancer.js';
 import { abortedResult, noStats, PutRequests } from './put-request.js';
 import type { PoolTask, PutOptions, PutRunner, StopTaskResult } from './put-runner.js';
 
@@ -82,7 +82,7 @@ export class PutPool implements PutRunner {
   readonly #waiting = new Map<number, (reply: Extract<ControlReply, { op: 'stopped' }>) => void>();
   readonly #tasks = new Set<string>();
   readonly #requestsFor = new PutRequests();
-  readonly #placement: PutPlacement;
+  readonly #placement: ThreadBalancer;
   readonly #abortGraceMs: number;
   /** Threads this pool terminated, or that crashed, → puts running on them at that moment. */
   readonly #lostThreads = new Map<number, { readonly puts: number; readonly terminated: boolean }>();
@@ -93,7 +93,7 @@ export class PutPool implements PutRunner {
   constructor(options: PutPoolOptions) {
     const threads = options.threads ?? availableParallelism();
     const putsPerThread = options.putsPerThread ?? DEFAULT_PUTS_PER_THREAD;
-    this.#placement = new PutPlacement(putsPerThread);
+    this.#placement = new ThreadBalancer(putsPerThread);
     this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;

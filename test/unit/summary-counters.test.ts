@@ -65,7 +65,7 @@ describe('TaskCounters', () => {
     c.onOutcome(ended({ kind: 'accept' }), 10);
     c.onOutcome(ended({ kind: 'release', reason: 'shutdown' }), 4);
     c.onOutcome(ended({ kind: 'reject', reason: 'fatal' }), 3);
-    c.onOutcome(ended({ kind: 'partial', rejectedOffsets: [0, 2] }), 5);
+    c.onOutcome(ended({ kind: 'partial', rejectedIndexes: [0, 2] }), 5);
     c.onOutcome(ended({ kind: 'accept' }, 'INVALID_RECORD_STATE'), 6);
     c.onOutcome(ended({ kind: 'expired' }), 7); // counted when the lock ran out, not here
     expect(c.snapshot()).toMatchObject({

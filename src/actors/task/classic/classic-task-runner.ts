@@ -429,7 +429,7 @@ export class ClassicTaskRunner {
       case 'accept':
         return this.commits.chunk(work);
       case 'partial':
-        if (!(await this.deadLetters.write(work, d.rejectedOffsets))) return false;
+        if (!(await this.deadLetters.write(work, d.rejectedIndexes))) return false;
         return this.commits.chunk(work);
       case 'reject': {
         if (this.tolerance === 'none') {

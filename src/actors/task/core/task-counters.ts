@@ -139,8 +139,8 @@ export class TaskCounters implements TaskCountersSnapshot {
         this.recordsRejected += recordCount;
         break;
       case 'partial':
-        this.recordsRejected += d.rejectedOffsets.length;
-        this.recordsAccepted += recordCount - d.rejectedOffsets.length;
+        this.recordsRejected += d.rejectedIndexes.length;
+        this.recordsAccepted += recordCount - d.rejectedIndexes.length;
         break;
       case 'expired':
         // counted by the runner when the lock ran out (recordsLockExpired), which is not an outcome of a put

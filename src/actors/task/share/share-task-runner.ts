@@ -315,7 +315,7 @@ export class ShareTaskRunner {
     // how many were rejected, so a partial batch is readable without errors.log.enable
     const rejected =
       d.kind === 'partial'
-        ? d.rejectedOffsets.length
+        ? d.rejectedIndexes.length
         : d.kind === 'reject'
           ? batch.records.length
           : undefined;
@@ -332,7 +332,7 @@ export class ShareTaskRunner {
     if (d.kind !== 'reject' && d.kind !== 'partial') return;
     const put = batch.lastPut;
     const whole = put && 'message' in put ? put.message : d.kind === 'reject' ? d.reason : 'rejected';
-    const indexes = d.kind === 'partial' ? d.rejectedOffsets : batch.records.map((_, i) => i);
+    const indexes = d.kind === 'partial' ? d.rejectedIndexes : batch.records.map((_, i) => i);
     logFailedRecords(
       this.log,
       this.o.errorsLog,
@@ -388,8 +388,7 @@ export class ShareTaskRunner {
     const { consumer } = this.o;
     let pending: Promise<Array<{ error: { code: string } | null }>>[];
     if (d.kind === 'partial') {
-      // rejectedOffsets carries record indexes within the batch (see errors/tolerance.ts)
-      const rejected = new Set(d.rejectedOffsets);
+      const rejected = new Set(d.rejectedIndexes);
       const bad: ShareRecord[] = [];
       const good: ShareRecord[] = [];
       work.records.forEach((r, i) => (rejected.has(i) ? bad : good).push(r));

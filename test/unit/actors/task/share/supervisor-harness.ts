@@ -23,7 +23,7 @@ export type PutOutcome =
   | { type: 'PUT_OK' }
   | { type: 'PUT_RETRIABLE' }
   | { type: 'PUT_FATAL' }
-  | { type: 'PUT_PER_RECORD'; rejectedOffsets: number[] };
+  | { type: 'PUT_PER_RECORD'; rejectedIndexes: number[] };
 
 export interface BatchPlan {
   id: string;

@@ -1,13 +1,13 @@
 /** The placement rules without threads: least busy first, room per thread, a task's own puts spread. */
 import { describe, expect, it } from 'vitest';
-import { PutPlacement, type PlacementWorker } from '../../../src/pool/put-placement.js';
+import { ThreadBalancer, type PlacementWorker } from '../../../src/pool/thread-balancer.js';
 
 const workers = (...ids: number[]): PlacementWorker[] =>
   ids.map((id) => ({ id, terminating: false, destroyed: false }));
 
-describe('PutPlacement', () => {
+describe('ThreadBalancer', () => {
   it('an idle thread wins over a busy one, so a CPU-bound put gets a core of its own', () => {
-    const p = new PutPlacement(4);
+    const p = new ThreadBalancer(4);
     const ws = workers(1, 2);
     expect(p.choose({ putId: 1, taskId: 'a' }, ws)?.id).toBe(1);
     expect(p.choose({ putId: 2, taskId: 'b' }, ws)?.id).toBe(2);
@@ -16,7 +16,7 @@ describe('PutPlacement', () => {
   });
 
   it('with every thread busy, the least busy one takes the put', () => {
-    const p = new PutPlacement(8);
+    const p = new ThreadBalancer(8);
     const ws = workers(1, 2);
     for (let i = 0; i < 3; i++) p.choose({ putId: i, taskId: `t${i}` }, [ws[0]!]);
     p.choose({ putId: 10, taskId: 'x' }, [ws[1]!]);
@@ -24,7 +24,7 @@ describe('PutPlacement', () => {
   });
 
   it('never places more than perThread puts on a thread; with no room it answers null', () => {
-    const p = new PutPlacement(2);
+    const p = new ThreadBalancer(2);
     const ws = workers(1);
     expect(p.choose({ putId: 1, taskId: 'a' }, ws)?.id).toBe(1);
     expect(p.choose({ putId: 2, taskId: 'b' }, ws)?.id).toBe(1);
@@ -34,7 +34,7 @@ describe('PutPlacement', () => {
   });
 
   it('prefers a thread where the task is not putting already, where its instance is free', () => {
-    const p = new PutPlacement(8);
+    const p = new ThreadBalancer(8);
     const ws = workers(1, 2);
     p.choose({ putId: 1, taskId: 'a' }, [ws[0]!]);
     p.choose({ putId: 2, taskId: 'b' }, [ws[1]!]);
@@ -43,7 +43,7 @@ describe('PutPlacement', () => {
   });
 
   it('skips threads that are terminating or destroyed', () => {
-    const p = new PutPlacement(4);
+    const p = new ThreadBalancer(4);
     const ws: PlacementWorker[] = [
       { id: 1, terminating: true, destroyed: false },
       { id: 2, terminating: false, destroyed: true },
@@ -53,7 +53,7 @@ describe('PutPlacement', () => {
   });
 
   it('knows where a put runs until it settles', () => {
-    const p = new PutPlacement(4);
+    const p = new ThreadBalancer(4);
     p.choose({ putId: 7, taskId: 'a' }, workers(5));
     expect(p.threadOf(7)).toBe(5);
     p.settled(7);

@@ -28,7 +28,7 @@ export interface PlacementWorker {
   readonly destroyed: boolean;
 }
 
-export class PutPlacement {
+export class ThreadBalancer {
   readonly #perThread: number;
   /** putId → thread it runs on, while it runs. */
   readonly #threadOf = new Map<number, number>();
