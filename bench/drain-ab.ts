@@ -1,7 +1,8 @@
 /**
  * An alternating drain A/B between two checkouts of sharesink (a `git worktree` of the old commit, say):
  * one topic is filled once, then each side drains it with NoopSink (scenario 2's settings, a new share
- * group per run), A and B in turn, and the CPU per record over the steady part is printed per run.
+ * group per run), A and B in turn; per run the time from start() to the first record put, the CPU per
+ * record and the steady rate are printed, then each side's medians.
  *
  *   tsx bench/drain-ab.ts --a=/tmp/base --b=. [--rounds=4] [--records=2000000] [--size=100]
  *     [--partitions=1] [--tasks=1] [--brokers=127.0.0.1:29092] [--a-prop=k=v ...] [--b-prop=k=v ...]
@@ -77,12 +78,17 @@ try {
   say(`[drain-ab] fill ${topic}: ${records} × ${recordSize} B, ${partitions} partition(s)`);
   await producerPerformance({ brokers, topic, records, recordSize, props: FILL_PROPS });
   const seen: Record<'A' | 'B', number[]> = { A: [], B: [] };
+  const firstMs: Record<'A' | 'B', number[]> = { A: [], B: [] };
+  const steady: Record<'A' | 'B', number[]> = { A: [], B: [] };
   for (let i = 0; i < Number(values.rounds); i++) {
     for (const side of ['A', 'B'] as const) {
       const r = await drain(sides[side], `drain-ab-${side}${i}`, topic, sideProps[side]);
       seen[side].push(round(r.cpuUsPerRecord, 2));
+      firstMs[side].push(round(r.firstRecordMs ?? NaN));
+      steady[side].push(round(r.steadyRecordsPerSec ?? 0));
       say(
-        `${side}${i}: ${round(r.cpuUsPerRecord, 2)} µs/record, steady ${round(r.steadyRecordsPerSec ?? 0)}/s, ` +
+        `${side}${i}: first record ${round(r.firstRecordMs ?? NaN)} ms after start, ` +
+          `${round(r.cpuUsPerRecord, 2)} µs/record, steady ${round(r.steadyRecordsPerSec ?? 0)}/s, ` +
           `${round(r.avgRecordsPerPut ?? 0)} records/put`,
       );
     }
@@ -90,8 +96,12 @@ try {
   const median = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
   const named = (side: 'A' | 'B') =>
     `${sides[side]}${Object.keys(sideProps[side]).length > 0 ? ` ${JSON.stringify(sideProps[side])}` : ''}`;
-  say(`A ${named('A')}: ${seen.A.join(' / ')} (median ${median(seen.A)})`);
-  say(`B ${named('B')}: ${seen.B.join(' / ')} (median ${median(seen.B)})`);
+  for (const side of ['A', 'B'] as const) {
+    say(`${side} ${named(side)}:`);
+    say(`  first record (ms from start): ${firstMs[side].join(' / ')} (median ${median(firstMs[side])})`);
+    say(`  CPU µs/record: ${seen[side].join(' / ')} (median ${median(seen[side])})`);
+    say(`  steady records/s: ${steady[side].join(' / ')} (median ${median(steady[side])})`);
+  }
 } finally {
   await deleteTopics(brokers, [topic]);
 }

@@ -132,13 +132,13 @@ export type {
   RestartOptions,
   TaskMetrics,
 } from './actors/connector-runtime.js';
-export { ShareTaskRunner } from './actors/share-task-runner.js';
-export type { ShareTaskRunnerOptions } from './actors/share-task-runner.js';
-export { LockSupervisor } from './actors/supervisor.js';
-export type { LockSupervisorOptions, LockCounters, SupervisedBatch } from './actors/supervisor.js';
-export { systemClock, SimulatedClock } from './actors/supervisor-clock.js';
-export type { Clock } from './actors/supervisor-clock.js';
-export type { TaskCountersSnapshot } from './actors/task-counters.js';
+export { ShareTaskRunner } from './actors/task/share/share-task-runner.js';
+export type { ShareTaskRunnerOptions } from './actors/task/share/share-task-runner.js';
+export { LockSupervisor } from './actors/task/share/supervisor.js';
+export type { LockSupervisorOptions, LockCounters, SupervisedBatch } from './actors/task/share/supervisor.js';
+export { systemClock, SimulatedClock } from './actors/task/core/clock.js';
+export type { Clock } from './actors/task/core/clock.js';
+export type { TaskCountersSnapshot } from './actors/task/core/task-counters.js';
 export { PutPool, encodeWireBatch, decodeWireBatch } from './pool/index.js';
 export type { PutPoolOptions, PoolTask, PutResult, PutOutcome, Assignment } from './pool/index.js';
 

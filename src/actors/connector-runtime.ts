@@ -335,7 +335,16 @@ export class ConnectorRuntime {
         inspect: this.inspect,
         activeTopics: this.topics,
       });
-      await this.slots.start(factory, instance.pool, instance.taskConfigs, this.taskIds);
+      // threads that cannot boot or load the connector module fail the start with their reason; the
+      // tasks join meanwhile and stop again then (their puts wait for the threads: none ran)
+      const poolStarted = instance.pool.started().catch(async (err: unknown) => {
+        await this.slots.stopAll();
+        throw err;
+      });
+      await Promise.all([
+        poolStarted,
+        this.slots.start(factory, instance.pool, instance.taskConfigs, this.taskIds),
+      ]);
     } catch (err) {
       this.actor.send({ type: 'START_FAILED', error: failureTrace(err) });
       throw err;

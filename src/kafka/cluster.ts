@@ -29,6 +29,9 @@ import {
   type MetadataResponseTopic,
 } from './protocol/messages/metadata.js';
 import { alterGroupConfigs, describeGroupConfigs } from './admin/group-configs.js';
+import { ClusterMetadata, type BrokerNode, type TopicMetadata } from './cluster-metadata.js';
+
+export type { BrokerNode, PartitionMetadata, TopicMetadata } from './cluster-metadata.js';
 
 export interface KafkaClusterOptions {
   /** Bootstrap addresses, `host:port`. */
@@ -48,34 +51,6 @@ export interface KafkaClusterOptions {
   /** Replaces {@link openBrokerConnection} (tests, custom transports). */
   openConnection?: (options: BrokerConnectionOptions) => Promise<BrokerConnection>;
 }
-
-export interface BrokerNode {
-  readonly nodeId: number;
-  readonly host: string;
-  readonly port: number;
-  readonly rack: string | null;
-}
-
-export interface PartitionMetadata {
-  readonly partition: number;
-  readonly errorCode: number;
-  /** -1 when there is no leader. */
-  readonly leaderId: number;
-  readonly leaderEpoch: number;
-  readonly replicas: readonly number[];
-  readonly isr: readonly number[];
-}
-
-export interface TopicMetadata {
-  readonly name: string;
-  readonly topicId: string;
-  readonly isInternal: boolean;
-  /** Sorted by partition index. */
-  readonly partitions: readonly PartitionMetadata[];
-}
-
-const UNKNOWN_TOPIC_OR_PARTITION = 3;
-const UNKNOWN_TOPIC_ID = 100;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,17 +77,13 @@ export class KafkaCluster {
   private readonly backoff: { initialMs: number; maxMs: number; maxAttempts: number };
   private readonly open: (options: BrokerConnectionOptions) => Promise<BrokerConnection>;
 
-  private readonly nodesById = new Map<number, BrokerNode>();
-  private readonly byName = new Map<string, TopicMetadata>();
-  private readonly byId = new Map<string, TopicMetadata>();
+  private readonly meta = new ClusterMetadata();
   /** Keyed by `${nodeId}/${lane}`. */
   private readonly conns = new Map<string, BrokerConnection>();
   private readonly pending = new Map<string, Promise<BrokerConnection>>();
   private bootstrapConn: BrokerConnection | undefined;
   private bootstrapPending: Promise<BrokerConnection> | undefined;
   private closed = false;
-  private _clusterId: string | null = null;
-  private _controllerId = -1;
 
   constructor(options: KafkaClusterOptions) {
     if (options.brokers.length === 0) throw new TypeError('KafkaCluster needs at least one bootstrap broker');
@@ -135,30 +106,29 @@ export class KafkaCluster {
   // ── metadata views ──────────────────────────────────────────────────────────────────────────────────
 
   get clusterId(): string | null {
-    return this._clusterId;
+    return this.meta.clusterId;
   }
 
   get controllerId(): number {
-    return this._controllerId;
+    return this.meta.controllerId;
   }
 
   /** Brokers known from the last metadata (plus endpoints learnt from share responses). */
   nodes(): ReadonlyMap<number, BrokerNode> {
-    return this.nodesById;
+    return this.meta.nodes;
   }
 
   topicByName(name: string): TopicMetadata | undefined {
-    return this.byName.get(name);
+    return this.meta.topicByName(name);
   }
 
   topicById(topicId: string): TopicMetadata | undefined {
-    return this.byId.get(topicId);
+    return this.meta.topicById(topicId);
   }
 
   /** Leader node id of a partition, or undefined when unknown / leaderless. */
   leaderFor(topicId: string, partition: number): number | undefined {
-    const p = this.byId.get(topicId)?.partitions.find((x) => x.partition === partition);
-    return p === undefined || p.leaderId < 0 ? undefined : p.leaderId;
+    return this.meta.leaderFor(topicId, partition);
   }
 
   /**
@@ -166,15 +136,14 @@ export class KafkaCluster {
    * FindCoordinator answer). A changed endpoint closes the old connection to that node.
    */
   updateNodes(endpoints: readonly NodeEndpoint[]): void {
-    for (const e of endpoints) this.setNode({ nodeId: e.nodeId, host: e.host, port: e.port, rack: e.rack });
+    this.closeMoved(this.meta.setEndpoints(endpoints));
   }
 
-  private setNode(node: BrokerNode): void {
-    const old = this.nodesById.get(node.nodeId);
-    this.nodesById.set(node.nodeId, node);
-    if (old !== undefined && (old.host !== node.host || old.port !== node.port)) {
+  /** Closes the connections to nodes whose endpoint changed. */
+  private closeMoved(nodeIds: readonly number[]): void {
+    for (const nodeId of nodeIds) {
       for (const [key, conn] of this.conns) {
-        if (!key.startsWith(`${node.nodeId}/`)) continue;
+        if (!key.startsWith(`${nodeId}/`)) continue;
         this.conns.delete(key);
         void conn.close();
       }
@@ -255,10 +224,10 @@ export class KafkaCluster {
     const inFlight = this.pending.get(key);
     if (inFlight !== undefined) return inFlight;
     const p = this.withBackoff(`a connection to node ${nodeId}`, async () => {
-      let node = this.nodesById.get(nodeId);
+      let node = this.meta.nodes.get(nodeId);
       if (node === undefined) {
         await this.refreshMetadata([]);
-        node = this.nodesById.get(nodeId);
+        node = this.meta.nodes.get(nodeId);
         if (node === undefined) {
           throw new KafkaConnectionError(`node ${nodeId}`, 'not in the cluster metadata');
         }
@@ -296,7 +265,7 @@ export class KafkaCluster {
     const p = this.withBackoff('a connection to a bootstrap broker', async (n) => {
       // Known nodes first (the bootstrap list may be stale), then the bootstrap addresses, rotating per attempt.
       const candidates = [
-        ...[...this.nodesById.values()].map((x) => ({ host: x.host, port: x.port })),
+        ...[...this.meta.nodes.values()].map((x) => ({ host: x.host, port: x.port })),
         ...this.bootstrap,
       ];
       let last: unknown;
@@ -333,38 +302,8 @@ export class KafkaCluster {
       return conn.call(Metadata, request);
     });
     if (res.errorCode !== 0) throw new KafkaError(res.errorCode, { api: 'Metadata' });
-    this._clusterId = res.clusterId;
-    this._controllerId = res.controllerId;
-    for (const b of res.brokers) this.setNode({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack });
-    for (const t of res.topics) this.applyTopic(t);
+    this.closeMoved(this.meta.apply(res));
     return res.topics;
-  }
-
-  private applyTopic(t: MetadataResponseTopic): void {
-    if (t.errorCode === UNKNOWN_TOPIC_OR_PARTITION || t.errorCode === UNKNOWN_TOPIC_ID) {
-      const gone = t.name !== null ? this.byName.get(t.name) : this.byId.get(t.topicId);
-      if (gone !== undefined) {
-        this.byName.delete(gone.name);
-        this.byId.delete(gone.topicId);
-      }
-      return;
-    }
-    if (t.errorCode !== 0 || t.name === null) return; // e.g. LEADER_NOT_AVAILABLE while being created: keep old
-    const prev = this.byName.get(t.name);
-    if (prev !== undefined && prev.topicId !== t.topicId) this.byId.delete(prev.topicId); // deleted and re-created
-    const partitions: PartitionMetadata[] = t.partitions
-      .map((p) => ({
-        partition: p.partitionIndex,
-        errorCode: p.errorCode,
-        leaderId: p.leaderId,
-        leaderEpoch: p.leaderEpoch,
-        replicas: p.replicaNodes,
-        isr: p.isrNodes,
-      }))
-      .sort((a, b) => a.partition - b.partition);
-    const meta: TopicMetadata = { name: t.name, topicId: t.topicId, isInternal: t.isInternal, partitions };
-    this.byName.set(t.name, meta);
-    this.byId.set(t.topicId, meta);
   }
 
   /**
@@ -372,11 +311,11 @@ export class KafkaCluster {
    * broker does not know are dropped from the maps. Returns the metadata of the requested topics that exist.
    */
   async refreshMetadata(topicNames?: readonly string[]): Promise<TopicMetadata[]> {
-    const names = topicNames ?? [...this.byName.keys()];
+    const names = topicNames ?? this.meta.topicNames();
     const topics = await this.metadata(metadataForTopicNames(names));
     const out: TopicMetadata[] = [];
     for (const t of topics) {
-      const m = t.name !== null ? this.byName.get(t.name) : undefined;
+      const m = t.name !== null ? this.meta.topicByName(t.name) : undefined;
       if (m !== undefined && m.topicId === t.topicId) out.push(m);
     }
     return out;
@@ -387,11 +326,11 @@ export class KafkaCluster {
    * the ids not known yet. Ids the broker does not know are absent from the result.
    */
   async resolveTopicIds(topicIds: readonly string[]): Promise<Map<string, TopicMetadata>> {
-    const missing = topicIds.filter((id) => !this.byId.has(id));
+    const missing = topicIds.filter((id) => this.meta.topicById(id) === undefined);
     if (missing.length > 0) await this.metadata(metadataForTopicIds(missing));
     const out = new Map<string, TopicMetadata>();
     for (const id of topicIds) {
-      const m = this.byId.get(id);
+      const m = this.meta.topicById(id);
       if (m !== undefined) out.set(id, m);
     }
     return out;
@@ -421,9 +360,10 @@ export class KafkaCluster {
         });
       }
       const node: BrokerNode = { nodeId: c.nodeId, host: c.host, port: c.port, rack: null };
-      const known = this.nodesById.get(c.nodeId);
-      if (known === undefined || known.host !== c.host || known.port !== c.port) this.setNode(node);
-      return this.nodesById.get(c.nodeId) ?? node;
+      const known = this.meta.nodes.get(c.nodeId);
+      if (known === undefined || known.host !== c.host || known.port !== c.port)
+        this.closeMoved(this.meta.setNode(node) ? [c.nodeId] : []);
+      return this.meta.nodes.get(c.nodeId) ?? node;
     });
   }
 

@@ -25,8 +25,8 @@ export type AckDisposition =
   | { kind: 'accept' }
   | { kind: 'release'; reason: ReleaseReason }
   | { kind: 'reject'; reason: RejectReason }
-  /** ACCEPT every record except `rejectedOffsets` (as identified in PUT_PER_RECORD), which are REJECTed. */
-  | { kind: 'partial'; rejectedOffsets: readonly number[] };
+  /** ACCEPT every record except `rejectedIndexes` (as identified in PUT_PER_RECORD), which are REJECTed. */
+  | { kind: 'partial'; rejectedIndexes: readonly number[] };
 
 /** `expired`: nothing is acknowledged, the broker already took the records back when the lock ran out. */
 export type Disposition = AckDisposition | { kind: 'expired' };
@@ -62,11 +62,8 @@ export type BatchEvent =
   | { type: 'PUT_OK' }
   | { type: 'PUT_RETRIABLE'; error?: unknown }
   | { type: 'PUT_FATAL'; error?: unknown }
-  /**
-   * `rejectedOffsets` identify records within the batch; they need only be distinct per record, so
-   * batch indexes serve (and are safer than Kafka offsets when a batch spans partitions).
-   */
-  | { type: 'PUT_PER_RECORD'; rejectedOffsets: readonly number[] }
+  /** `rejectedIndexes`: positions of the rejected records within the batch (a batch may span partitions). */
+  | { type: 'PUT_PER_RECORD'; rejectedIndexes: readonly number[] }
   | { type: 'PUT_TIMEOUT' }
   /** The put ended because something outside this machine cancelled it (pool closing, task stopping). */
   | { type: 'ABORTED' }
@@ -151,9 +148,9 @@ export const batchMachine = setup({
   },
   guards: {
     isShare: ({ context }) => context.mode === 'share',
-    noneRejected: ({ event }) => event.type === 'PUT_PER_RECORD' && event.rejectedOffsets.length === 0,
+    noneRejected: ({ event }) => event.type === 'PUT_PER_RECORD' && event.rejectedIndexes.length === 0,
     allRejected: ({ context, event }) =>
-      event.type === 'PUT_PER_RECORD' && distinctCount(event.rejectedOffsets) >= context.recordCount,
+      event.type === 'PUT_PER_RECORD' && distinctCount(event.rejectedIndexes) >= context.recordCount,
   },
   actions: {
     // Placeholders: the owner replaces every one through createBatchMachine(effects).
@@ -175,7 +172,7 @@ export const batchMachine = setup({
     decidePartial: assign({
       outcome: ({ event }): Disposition => ({
         kind: 'partial',
-        rejectedOffsets: event.type === 'PUT_PER_RECORD' ? [...new Set(event.rejectedOffsets)] : [],
+        rejectedIndexes: event.type === 'PUT_PER_RECORD' ? [...new Set(event.rejectedIndexes)] : [],
       }),
     }),
     decideExpired: assign({ outcome: (): Disposition => ({ kind: 'expired' }) }),

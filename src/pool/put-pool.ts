@@ -15,7 +15,7 @@ import type {
   StopRequest,
   WorkerData,
 } from './protocol.js';
-import { PutPlacement, type PutTicket } from './put-placement.js';
+import { ThreadBalancer, type PutTicket } from './thread-balancer.js';
 import { abortedResult, noStats, PutRequests } from './put-request.js';
 import type { PoolTask, PutOptions, PutRunner, StopTaskResult } from './put-runner.js';
 
@@ -75,10 +75,14 @@ export class PutPool implements PutRunner {
    * module): kept, because the start usually asks after the thread has answered.
    */
   #startFailure: SharesinkError | undefined;
+  /** Every thread was ready once: puts go straight to piscina from then on. */
+  #threadsReady = false;
+  /** The first put's wait for {@link started}: undefined once the threads are ready, else why not. */
+  #startOutcome: Promise<SharesinkError | undefined> | undefined;
   readonly #waiting = new Map<number, (reply: Extract<ControlReply, { op: 'stopped' }>) => void>();
   readonly #tasks = new Set<string>();
   readonly #requestsFor = new PutRequests();
-  readonly #placement: PutPlacement;
+  readonly #placement: ThreadBalancer;
   readonly #abortGraceMs: number;
   /** Threads this pool terminated, or that crashed, → puts running on them at that moment. */
   readonly #lostThreads = new Map<number, { readonly puts: number; readonly terminated: boolean }>();
@@ -89,7 +93,7 @@ export class PutPool implements PutRunner {
   constructor(options: PutPoolOptions) {
     const threads = options.threads ?? availableParallelism();
     const putsPerThread = options.putsPerThread ?? DEFAULT_PUTS_PER_THREAD;
-    this.#placement = new PutPlacement(putsPerThread);
+    this.#placement = new ThreadBalancer(putsPerThread);
     this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
@@ -182,6 +186,15 @@ export class PutPool implements PutRunner {
     const began = performance.now();
     const { signal } = options;
     if (signal?.aborted === true) return abortedResult(String(signal.reason ?? 'aborted'), 0);
+    if (!this.#threadsReady) {
+      // the first puts wait for the threads' start (the connector start does not): a pool that could
+      // not start gives the batch back, to be released, rather than fail it at a thread
+      const failure = await (this.#startOutcome ??= this.started().then(
+        () => void (this.#threadsReady = true),
+        (error: SharesinkError) => error,
+      ));
+      if (failure !== undefined) return abortedResult(failure.message, performance.now() - began);
+    }
     const wire = isWireBatch(batch) ? batch : encodeWireBatch(batch);
     const putId = ++this.#nextPut;
     const ticket: PutTicket = { putId, taskId: task.id };

@@ -2,10 +2,13 @@
 // member of the task may be in the group once stop() resolved (kafkajs restarts a consumer whose join a
 // disconnect cut short), and a join the broker refuses fails the task instead of leaving it RUNNING
 // with no consumer. The same cases, one step at a time, with a scripted consumer:
-// test/unit/classic-task-runner-start-stop.test.ts.
+// test/unit/actors/task/classic/classic-task-runner-start-stop.test.ts.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ClassicTaskRunner, type ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
+import {
+  ClassicTaskRunner,
+  type ClassicTaskRunnerOptions,
+} from '../../src/actors/task/classic/classic-task-runner.js';
 import { CountersLedger } from '../../src/actors/connector/counters-ledger.js';
 import { TaskSlots } from '../../src/actors/connector/task-slots.js';
 import { PutPool } from '../../src/pool/put-pool.js';

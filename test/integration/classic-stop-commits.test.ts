@@ -3,13 +3,13 @@
 // resolved before kafkajs leaves the group or rejoins (autoCommit is off: kafkajs commits nothing
 // then, and forgets resolved offsets). One fetch here is the whole backlog: 3,000 records of ~100 B
 // under the default 1 MiB max.partition.fetch.bytes, cut into 30 puts of 100. The same cases with a
-// scripted consumer: test/unit/classic-task-runner-commits.test.ts.
+// scripted consumer: test/unit/actors/task/classic/classic-task-runner-commits.test.ts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
+import type { ClassicTaskRunnerOptions } from '../../src/actors/task/classic/classic-task-runner.js';
 import { classicRunner, readValues, STRINGS } from './harness/classic-runner.js';
 import {
   committedAndEndOffsets,

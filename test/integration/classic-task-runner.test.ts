@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Partitioners } from 'kafkajs';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-task-runner.js';
+import type { ClassicTaskRunnerOptions } from '../../src/actors/task/classic/classic-task-runner.js';
 import { DLQ_HEADERS } from '../../src/actors/errors/dead-letter-reporter.js';
 import { SINK_TASK_CLASS } from '../../src/actors/errors/reasons.js';
 import { convertersFromProps } from '../../src/connect/converters/registry.js';

@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLASSIC_TASK_COUNTERS } from '../../src/actors/classic-records.js';
-import { LOCK_COUNTERS } from '../../src/actors/lock-counters.js';
-import { TASK_COUNTERS } from '../../src/actors/task-counters.js';
+import { CLASSIC_TASK_COUNTERS } from '../../src/actors/task/classic/records.js';
+import { LOCK_COUNTERS } from '../../src/actors/task/share/lock-counters.js';
+import { TASK_COUNTERS } from '../../src/actors/task/core/task-counters.js';
 import { startCli } from './harness/cli.js';
 import {
   createTopic,

@@ -12,7 +12,7 @@ import { createTransitionCounter } from '../../src/observability/transition-coun
 import { ALL_EVENTS } from '../unit/machines/batch-helpers.js';
 
 // every event type, and a per-record result that rejects nothing
-const EVENTS: BatchEvent[] = [...ALL_EVENTS, { type: 'PUT_PER_RECORD', rejectedOffsets: [] }];
+const EVENTS: BatchEvent[] = [...ALL_EVENTS, { type: 'PUT_PER_RECORD', rejectedIndexes: [] }];
 
 describe('batch observation from snapshots', () => {
   it('counts the same transitions and keeps the same census as XState inspection', () => {

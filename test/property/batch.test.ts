@@ -26,7 +26,7 @@ const eventArb: fc.Arbitrary<BatchEvent> = fc.oneof(
     { type: 'ACKED' },
     { type: 'SHUTDOWN' },
   ),
-  offsets.map((rejectedOffsets): BatchEvent => ({ type: 'PUT_PER_RECORD', rejectedOffsets })),
+  offsets.map((rejectedIndexes): BatchEvent => ({ type: 'PUT_PER_RECORD', rejectedIndexes })),
   fc.integer({ min: 0, max: 100_000 }).map((until): BatchEvent => ({ type: 'RENEWED', until })),
   fc.constantFrom('INVALID_RECORD_STATE', 'UNKNOWN_SERVER_ERROR').map((errorCode): BatchEvent => ({
     type: 'ACK_FAILED',
@@ -88,7 +88,7 @@ test.prop([scenario])(
       const d = ack.params.disposition;
       if (d.kind === 'accept') {
         expect(
-          event.type === 'PUT_OK' || (event.type === 'PUT_PER_RECORD' && event.rejectedOffsets.length === 0),
+          event.type === 'PUT_OK' || (event.type === 'PUT_PER_RECORD' && event.rejectedIndexes.length === 0),
         ).toBe(true);
       }
       if (d.kind === 'reject')
@@ -96,9 +96,9 @@ test.prop([scenario])(
       if (d.kind === 'partial') {
         expect(event.type).toBe('PUT_PER_RECORD');
         // every record is accounted for: some rejected, the rest accepted, none twice
-        expect(d.rejectedOffsets.length).toBeGreaterThan(0);
-        expect(d.rejectedOffsets.length).toBeLessThan(recordCount);
-        expect(new Set(d.rejectedOffsets).size).toBe(d.rejectedOffsets.length);
+        expect(d.rejectedIndexes.length).toBeGreaterThan(0);
+        expect(d.rejectedIndexes.length).toBeLessThan(recordCount);
+        expect(new Set(d.rejectedIndexes).size).toBe(d.rejectedIndexes.length);
       }
       if (d.kind === 'release' && d.reason === 'retriable') expect(mode).toBe('share');
     }

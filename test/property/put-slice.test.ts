@@ -1,7 +1,7 @@
 /** Cutting one put of several batches back into each batch's result loses and duplicates nothing. */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { sliceResult } from '../../src/actors/put-slice.js';
+import { sliceResult } from '../../src/actors/task/core/put-slice.js';
 import type { PutResult } from '../../src/pool/protocol.js';
 
 const stats = { durationMs: 5, convertMs: 1, threadId: 3, taskStarted: false };

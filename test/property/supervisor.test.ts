@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { dispositionOf } from '../../src/machines/batch.js';
-import { ShareSim, type BatchPlan, type PutOutcome } from '../unit/supervisor-harness.js';
+import { ShareSim, type BatchPlan, type PutOutcome } from '../unit/actors/task/share/supervisor-harness.js';
 
 const outcomeArb = (records: number): fc.Arbitrary<PutOutcome> =>
   fc.oneof(
@@ -15,7 +15,7 @@ const outcomeArb = (records: number): fc.Arbitrary<PutOutcome> =>
     fc.constant<PutOutcome>({ type: 'PUT_FATAL' }),
     fc
       .uniqueArray(fc.integer({ min: 0, max: records - 1 }), { maxLength: records })
-      .map((rejectedOffsets): PutOutcome => ({ type: 'PUT_PER_RECORD', rejectedOffsets })),
+      .map((rejectedIndexes): PutOutcome => ({ type: 'PUT_PER_RECORD', rejectedIndexes })),
   );
 
 /** Batches whose times scale with the lock, so every regime (short put, renewals, expiry) shows up. */
@@ -88,7 +88,7 @@ test.prop([worldArb], { numRuns: 300 })(
       if (typeof fate === 'object' && fate.kind === 'accept') {
         expect(
           plan.outcome.type === 'PUT_OK' ||
-            (plan.outcome.type === 'PUT_PER_RECORD' && plan.outcome.rejectedOffsets.length === 0),
+            (plan.outcome.type === 'PUT_PER_RECORD' && plan.outcome.rejectedIndexes.length === 0),
         ).toBe(true);
       }
     });

@@ -11,8 +11,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialTransition, type InspectionEvent } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { ShareTaskRunner } from '../../src/actors/share-task-runner.js';
-import { LockSupervisor } from '../../src/actors/supervisor.js';
+import { ShareTaskRunner } from '../../src/actors/task/share/share-task-runner.js';
+import { LockSupervisor } from '../../src/actors/task/share/supervisor.js';
 import type { ShareConsumer } from '../../src/kafka/share/share-consumer.js';
 import {
   batchMachine,
@@ -23,13 +23,13 @@ import {
 } from '../../src/machines/batch.js';
 import type { PutPool } from '../../src/pool/put-pool.js';
 import type { PutOutcome, PutResult } from '../../src/pool/protocol.js';
-import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
+import { SimulatedClock } from '../../src/actors/task/core/clock.js';
 import { KafkaError, KafkaErrorCode } from '../../src/kafka/errors/kafka-errors.js';
 import type { AcknowledgeType } from '../../src/kafka/share/ack-batches.js';
 import type { PartitionAckResult, ShareRecord } from '../../src/kafka/share/share-consumer.js';
 import { SharePartitionModel } from '../../src/testing/index.js';
-import type { TASK_COUNTERS } from '../../src/actors/task-counters.js';
-import { LOCK_COUNTERS } from '../../src/actors/lock-counters.js';
+import type { TASK_COUNTERS } from '../../src/actors/task/core/task-counters.js';
+import { LOCK_COUNTERS } from '../../src/actors/task/share/lock-counters.js';
 
 const LOCK_MS = 10_000;
 const RECORDS = 3;
@@ -173,9 +173,9 @@ class StallClock extends SimulatedClock {
 
 /** Batch indexes that exist in a 3-record batch, so the runner passes them through as the model does. */
 const EVENTS: BatchEvent[] = [
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [] },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [2] },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [0, 1, 2] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [2] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [0, 1, 2] },
   { type: 'RENEWED', until: 0 },
   { type: 'ACK_FAILED', errorCode: 'INVALID_RECORD_STATE' },
 ];
@@ -192,7 +192,7 @@ type Path = ReturnType<typeof model.getShortestPaths>[number];
 const eventsOf = (p: Path) => p.steps.map((s) => s.event).filter((e) => (e.type as string) !== 'xstate.init');
 const describePath = (p: Path) =>
   eventsOf(p)
-    .map((e) => ('rejectedOffsets' in e ? `${e.type}[${e.rejectedOffsets.join(',')}]` : e.type))
+    .map((e) => ('rejectedIndexes' in e ? `${e.type}[${e.rejectedIndexes.join(',')}]` : e.type))
     .join(' → ');
 
 /**
@@ -238,7 +238,7 @@ function expectedAcks(d: Disposition | undefined): ReceivedAck[] {
   const all = [0, 1, 2];
   if (d === undefined || d.kind === 'expired') return [];
   if (d.kind !== 'partial') return [{ type: d.kind, offsets: all }];
-  const bad = new Set(d.rejectedOffsets);
+  const bad = new Set(d.rejectedIndexes);
   return [
     { type: 'accept', offsets: all.filter((o) => !bad.has(o)) },
     { type: 'reject', offsets: all.filter((o) => bad.has(o)) },
@@ -301,7 +301,7 @@ class Harness {
       case 'PUT_PER_RECORD':
         pool.answer({
           kind: 'perRecord',
-          rejected: event.rejectedOffsets.map((index) => ({ index, message: 'bad' })),
+          rejected: event.rejectedIndexes.map((index) => ({ index, message: 'bad' })),
         });
         break;
       case 'RENEWED':
@@ -381,7 +381,7 @@ class Harness {
     const d = dispositionOf(this.latest!);
     const acked = this.latest!.matches('done');
     const rejected = (o: number) =>
-      d?.kind === 'reject' || (d?.kind === 'partial' && d.rejectedOffsets.includes(o));
+      d?.kind === 'reject' || (d?.kind === 'partial' && d.rejectedIndexes.includes(o));
     const accepted = (o: number) => d?.kind === 'accept' || (d?.kind === 'partial' && !rejected(o));
     for (let offset = 0; offset < RECORDS; offset++) {
       const s = m.state(offset);

@@ -4,10 +4,10 @@
 // them through every batch path is in runtime-model.test.ts and supervisor.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLASSIC_TASK_COUNTERS, ClassicTaskCounters } from '../../src/actors/classic-records.js';
-import { LOCK_COUNTERS } from '../../src/actors/lock-counters.js';
-import { LockSupervisor } from '../../src/actors/supervisor.js';
-import { TASK_COUNTERS, TaskCounters } from '../../src/actors/task-counters.js';
+import { CLASSIC_TASK_COUNTERS, ClassicTaskCounters } from '../../src/actors/task/classic/records.js';
+import { LOCK_COUNTERS } from '../../src/actors/task/share/lock-counters.js';
+import { LockSupervisor } from '../../src/actors/task/share/supervisor.js';
+import { TASK_COUNTERS, TaskCounters } from '../../src/actors/task/core/task-counters.js';
 import {
   SHARE_CONSUMER_COUNTERS,
   ShareConsumerMetrics,
@@ -65,7 +65,7 @@ describe('TaskCounters', () => {
     c.onOutcome(ended({ kind: 'accept' }), 10);
     c.onOutcome(ended({ kind: 'release', reason: 'shutdown' }), 4);
     c.onOutcome(ended({ kind: 'reject', reason: 'fatal' }), 3);
-    c.onOutcome(ended({ kind: 'partial', rejectedOffsets: [0, 2] }), 5);
+    c.onOutcome(ended({ kind: 'partial', rejectedIndexes: [0, 2] }), 5);
     c.onOutcome(ended({ kind: 'accept' }, 'INVALID_RECORD_STATE'), 6);
     c.onOutcome(ended({ kind: 'expired' }), 7); // counted when the lock ran out, not here
     expect(c.snapshot()).toMatchObject({

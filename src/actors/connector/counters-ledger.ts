@@ -4,7 +4,7 @@
  * summary and /metrics would lose every record counted before a restart.
  */
 import type { ShareConsumerMetricsSnapshot } from '../../kafka/share/share-consumer-metrics.js';
-import type { TaskCountersSnapshot } from '../task-counters.js';
+import type { TaskCountersSnapshot } from '../task/core/task-counters.js';
 
 interface Retired {
   counters: TaskCountersSnapshot;

@@ -16,7 +16,7 @@ import { PutPool } from '../../pool/put-pool.js';
 import type { PutRunner } from '../../pool/put-runner.js';
 import { connectorOwnProblems } from '../connector-checks.js';
 import { applyShareStartPosition } from '../share-start-position.js';
-import { LockSupervisor } from '../supervisor.js';
+import { LockSupervisor } from '../task/share/supervisor.js';
 
 export interface ConnectorInstance {
   readonly connector: SinkConnector;
@@ -73,9 +73,8 @@ export async function startInstance(
       await applyShareGroupConfigs(c, worker, log);
     }
     if (c.groupProtocol === 'share') await applyShareStartPosition(c, worker, log);
-    // threads that cannot boot, or cannot load the module the main thread just loaded, fail the start
-    // with their reason, rather than queue every put forever or fail every task at its first put
-    await pool.started();
+    // not awaited here: the threads keep booting while the tasks join and fetch, and the runtime fails
+    // the connector from pool.started() (a put waits for the threads, so no batch reaches a bad pool)
     if (!wanted()) {
       await pool.close();
       await connector.stop();

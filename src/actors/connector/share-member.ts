@@ -24,8 +24,8 @@ import {
   ShareConsumerMetrics,
   type ShareConsumerMetricsSnapshot,
 } from '../../kafka/share/share-consumer-metrics.js';
-import { FetchGate } from '../fetch-gate.js';
-import type { ShareSource } from '../share-source.js';
+import { FetchGate } from '../task/share/fetch-gate.js';
+import type { ShareSource } from '../task/share/share-source.js';
 
 type Counter = Exclude<keyof ShareConsumerMetricsSnapshot, 'fetchLatencyMsLast' | 'fetchLatencyMsMax'>;
 

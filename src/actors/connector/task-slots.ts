@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { SharesinkError, isSharesinkError } from '../../errors.js';
 import { createTaskMachine, type TaskMachine } from '../../machines/task.js';
 import type { PutRunner } from '../../pool/put-runner.js';
-import type { TaskCountersSnapshot } from '../task-counters.js';
+import type { TaskCountersSnapshot } from '../task/core/task-counters.js';
 import type { CountersLedger } from './counters-ledger.js';
 import type { TaskShareConsumer } from './share-member.js';
 import type { TaskFactory } from './task-factory.js';

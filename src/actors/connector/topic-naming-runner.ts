@@ -3,7 +3,7 @@ import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { KafkaCluster } from '../../kafka/cluster.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { UnknownTopicError } from '../../kafka/share/share-errors.js';
-import type { ClassicTaskRunner } from '../classic-task-runner.js';
+import type { ClassicTaskRunner } from '../task/classic/classic-task-runner.js';
 import type { TaskRunner } from './types.js';
 
 /**

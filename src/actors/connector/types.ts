@@ -1,6 +1,6 @@
 /** The shapes a connector runtime shows: to the worker, to REST and /metrics, and of a task runner. */
 import type { ShareConsumerMetricsSnapshot } from '../../kafka/share/share-consumer-metrics.js';
-import type { TaskCountersSnapshot, TaskHistograms } from '../task-counters.js';
+import type { TaskCountersSnapshot, TaskHistograms } from '../task/core/task-counters.js';
 
 /** What the connector runtime needs of a task runner, in either mode. */
 export interface TaskRunner {

@@ -80,7 +80,7 @@ export function putVerdict(
   }
   if (tolerance === 'none' && mode === 'classic')
     return { event: { type: 'PUT_FATAL', error: 'errant record' } };
-  const event: BatchEvent = { type: 'PUT_PER_RECORD', rejectedOffsets: [...reasons.keys()] };
+  const event: BatchEvent = { type: 'PUT_PER_RECORD', rejectedIndexes: [...reasons.keys()] };
   const converted = result.converterFailures[0];
   if (tolerance === 'none' && converted !== undefined)
     return { event, failure: new TaskFailedError(`${converted.message} (errors.tolerance=none)`) };

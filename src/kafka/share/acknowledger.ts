@@ -1,7 +1,7 @@
 /**
- * Sending acknowledgements in a ShareAcknowledge request, and closing a share session. The consumer
- * owns the decisions that affect the whole consumer (top-level errors, lock duration, metadata); this
- * module builds the request, applies the per-partition answers, and settles every entry exactly once.
+ * Sending acknowledgements in a ShareAcknowledge request, and closing a share session. This module
+ * builds the request, applies the per-partition answers, settles every entry exactly once, and returns
+ * what the answers said about the consumer (a {@link RequestOutcome}) for the consumer to apply.
  */
 import { KafkaError } from '../errors/kafka-errors.js';
 import { AckCode } from './ack-batches.js';
@@ -17,46 +17,41 @@ import {
 import type { OffsetSet } from './offset-set.js';
 import type { PartitionDirectory } from './partition-directory.js';
 import type { NodeChannel } from './node-channel.js';
-import { METADATA_ERRORS } from './share-error-responses.js';
+import { emptyOutcome, mergeOutcome, type RequestOutcome } from './request-outcome.js';
+import { METADATA_ERRORS, topLevelError } from './share-error-responses.js';
 import { ConsumerClosedError, SessionResetError } from './share-errors.js';
 import { FINAL_EPOCH, tpKey } from './share-session.js';
 import type { ShareTransport } from './transport.js';
 import { publishShareRequest, shareRequestChannel, traceNow } from './share-trace.js';
 
-export interface AcknowledgerHost {
+/** What an acknowledgement request reads: the wire, the member, the topics' names. */
+export interface AckContext {
   readonly transport: ShareTransport;
   readonly groupId: string;
   readonly memberId: string;
-  topicName(topicId: string): string | undefined;
-  /** Handles a top-level error code of a request on `ch`; false when the request's work is void. */
-  topLevelOk(
-    ch: NodeChannel,
-    code: number,
-    message: string | null,
-    api: string,
-    entries: AckEntry[],
-  ): boolean;
-  onLockTimeout(ms: number): void;
-  onMetadataStale(): void;
+  readonly dir: PartitionDirectory;
 }
 
 const resetError = (ch: NodeChannel) =>
   new SessionResetError(`the share session with broker ${ch.nodeId} was reset`);
 
 /** Sends what `ch` has pending: terminal acknowledgements, then renewals (IsRenewAck), each in its own request. */
-export async function sendAcks(host: AcknowledgerHost, ch: NodeChannel, queuedAt = 0): Promise<void> {
+export async function sendAcks(ctx: AckContext, ch: NodeChannel, queuedAt = 0): Promise<RequestOutcome> {
   const terminal = ch.takeTerminal();
   const renew = ch.takeRenew();
+  const outcome = emptyOutcome();
   if (ch.session.isNew) {
     settleAll(terminal, resetError(ch));
     settleAll(renew, resetError(ch));
-    return;
+    return outcome;
   }
-  if (terminal.length > 0) await acknowledgeRequest(host, ch, terminal, false, ch.session.epoch, queuedAt);
+  if (terminal.length > 0)
+    mergeOutcome(outcome, await acknowledgeRequest(ctx, ch, terminal, false, ch.session.epoch, queuedAt));
   // the terminal request may have reset the session; renewals cannot open a new one
-  if (renew.length === 0) return;
+  if (renew.length === 0) return outcome;
   if (ch.session.isNew) settleAll(renew, resetError(ch));
-  else await acknowledgeRequest(host, ch, renew, true, ch.session.epoch, queuedAt);
+  else mergeOutcome(outcome, await acknowledgeRequest(ctx, ch, renew, true, ch.session.epoch, queuedAt));
+  return outcome;
 }
 
 /**
@@ -81,31 +76,32 @@ export function releaseOutstanding(
 }
 
 /** Applies the final acknowledgements and closes the session (epoch -1): the broker releases the rest. */
-export async function closeSession(host: AcknowledgerHost, ch: NodeChannel): Promise<void> {
+export async function closeSession(ctx: AckContext, ch: NodeChannel): Promise<RequestOutcome> {
   const terminal = ch.takeTerminal();
   settleAll(ch.takeRenew(), new ConsumerClosedError());
   if (ch.session.isNew) {
     settleAll(terminal, resetError(ch));
-    return;
+    return emptyOutcome();
   }
-  await acknowledgeRequest(host, ch, terminal, false, FINAL_EPOCH);
+  return acknowledgeRequest(ctx, ch, terminal, false, FINAL_EPOCH);
 }
 
 async function acknowledgeRequest(
-  host: AcknowledgerHost,
+  ctx: AckContext,
   ch: NodeChannel,
   entries: AckEntry[],
   isRenew: boolean,
   epoch: number,
   queuedAt = 0,
-): Promise<void> {
+): Promise<RequestOutcome> {
   const plan = planAcks(entries);
   const sentAt = traceNow();
+  const outcome = emptyOutcome();
   let res;
   try {
-    res = await host.transport.shareAcknowledge(ch.nodeId, {
-      groupId: host.groupId,
-      memberId: host.memberId,
+    res = await ctx.transport.shareAcknowledge(ch.nodeId, {
+      groupId: ctx.groupId,
+      memberId: ctx.memberId,
       shareSessionEpoch: epoch,
       isRenewAck: isRenew,
       topics: [...plan].map(([topicId, parts]) => ({
@@ -120,7 +116,7 @@ async function acknowledgeRequest(
     traceAck(ch, epoch, queuedAt, sentAt, entries, isRenew, -1);
     ch.session.reset();
     failAll(entries, err);
-    return;
+    return outcome;
   }
   traceAck(ch, epoch, queuedAt, sentAt, entries, isRenew, res.errorCode);
   if (epoch === FINAL_EPOCH) {
@@ -130,14 +126,15 @@ async function acknowledgeRequest(
         entries,
         new KafkaError(res.errorCode, { api: 'ShareAcknowledge', brokerMessage: res.errorMessage }),
       );
-      return;
+      return outcome;
     }
-  } else if (!host.topLevelOk(ch, res.errorCode, res.errorMessage, 'ShareAcknowledge', entries)) {
-    return;
   } else {
+    outcome.answered = true;
+    outcome.topLevelError = topLevelError(ch, res.errorCode, res.errorMessage, 'ShareAcknowledge', entries);
+    if (outcome.topLevelError !== undefined) return outcome;
     ch.session.advance();
   }
-  if (res.acquisitionLockTimeoutMs > 0) host.onLockTimeout(res.acquisitionLockTimeoutMs);
+  if (res.acquisitionLockTimeoutMs > 0) outcome.lockTimeoutMs = res.acquisitionLockTimeoutMs;
   const byPartition = indexEntries(entries);
   for (const topic of res.responses) {
     for (const p of topic.partitions) {
@@ -148,17 +145,17 @@ async function acknowledgeRequest(
           : new KafkaError(p.errorCode, {
               api: 'ShareAcknowledge',
               brokerMessage: p.errorMessage,
-              subject: `${host.topicName(topic.topicId) ?? topic.topicId}-${p.partitionIndex}`,
+              subject: `${ctx.dir.topicName(topic.topicId) ?? topic.topicId}-${p.partitionIndex}`,
             });
-      if (err && METADATA_ERRORS.has(p.errorCode)) host.onMetadataStale();
+      if (err && METADATA_ERRORS.has(p.errorCode)) outcome.metadataStale = true;
       for (const e of byPartition.get(key) ?? []) e.settle(err);
       byPartition.delete(key);
     }
   }
   // partitions the broker did not mention: nothing contradicts the request's success
   for (const rest of byPartition.values()) settleAll(rest, null);
+  return outcome;
 }
-
 function traceAck(
   ch: NodeChannel,
   epoch: number,

@@ -5,7 +5,7 @@
  */
 import type { AckEntry } from './ack-entries.js';
 import { FetchPacing } from './fetch-pacing.js';
-import { ShareSession } from './share-session.js';
+import { ShareSession, type TopicIdPartition } from './share-session.js';
 
 export class NodeChannel {
   readonly nodeId: number;
@@ -44,4 +44,22 @@ export class NodeChannel {
     this.renew = [];
     return r;
   }
+}
+
+/**
+ * Gives each leader's session the assigned partitions it leads (none for a leader that leads none now),
+ * with a channel for each new leader; answers the new leaders' ids.
+ */
+export function placeSessions(
+  perNode: ReadonlyMap<number, TopicIdPartition[]>,
+  channels: Map<number, NodeChannel>,
+): number[] {
+  const added: number[] = [];
+  for (const nodeId of perNode.keys()) {
+    if (channels.has(nodeId)) continue;
+    channels.set(nodeId, new NodeChannel(nodeId));
+    added.push(nodeId);
+  }
+  for (const [nodeId, ch] of channels) ch.session.setWanted(perNode.get(nodeId) ?? []);
+  return added;
 }

@@ -18,40 +18,26 @@ import type { ShareTopicPartitions } from '../protocol/messages/share-group-hear
 import { randomUuid } from '../protocol/uuid.js';
 import { AckCode, type AcknowledgeType } from './ack-batches.js';
 import { Membership } from './membership.js';
-import { newAckEntry, type AckEntry, type PartitionAckResult } from './ack-entries.js';
-import { NodeChannel } from './node-channel.js';
+import { newAckEntry, type PartitionAckResult } from './ack-entries.js';
+import { placeSessions, type NodeChannel } from './node-channel.js';
 import type { OffsetSet } from './offset-set.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
-import { closeSession, releaseOutstanding, sendAcks, type AcknowledgerHost } from './acknowledger.js';
-import {
-  countAck,
-  errorHost,
-  onMetadataFailure,
-  onMetadataRefreshed,
-  onPartitionError,
-  onRequestFailure,
-  topLevelOk,
-  type ErrorHost,
-} from './share-error-responses.js';
+import { closeSession, releaseOutstanding, sendAcks, type AckContext } from './acknowledger.js';
+import { applyOutcome, OutcomeLog, type ConsumerState, type RequestOutcome } from './request-outcome.js';
 import {
   DEFAULT_FETCH_MAX_BYTES,
   type PollOptions,
   type ShareConsumerOptions,
 } from './share-consumer-options.js';
-import { fetchOnce, type FetchSettings, type FetcherHost } from './share-fetcher.js';
+import { fetchOnce, handOut, type FetchContext } from './share-fetcher.js';
+import { queueAcks } from './ack-queue.js';
 import { nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
 import { PollQueue } from './poll-queue.js';
 import { RenewSupport } from './renew-support.js';
 import type { ShareTransport } from './transport.js';
-import {
-  AckNotAllowedError,
-  ConsumerClosedError,
-  RenewUnsupportedError,
-  SessionResetError,
-  UnknownTopicError,
-} from './share-errors.js';
+import { ConsumerClosedError, UnknownTopicError } from './share-errors.js';
 import { createClusterTransport } from './cluster-transport.js';
 import { traceNow } from './share-trace.js';
 
@@ -72,8 +58,8 @@ export class ShareConsumer {
   /** Offsets handed out and not yet terminally acknowledged, per tpKey. */
   private readonly outstanding = new Map<string, OffsetSet>();
   private readonly polls: PollQueue;
-  private lockTimeoutMs: number | undefined;
-  private metadataStale = false;
+  /** What the requests' outcomes set: the lock duration and whether metadata is out of date. */
+  private readonly state: ConsumerState = { lockTimeoutMs: undefined, metadataStale: false };
   private refreshing: Promise<void> | undefined;
   private fatal: Error | undefined;
   private closed = false;
@@ -81,10 +67,10 @@ export class ShareConsumer {
   private kickTimer: NodeJS.Timeout | undefined;
   /** A pump is due at the end of this turn (see {@link scheduleSend}). */
   private sendScheduled = false;
-  private readonly fetchSettings: FetchSettings;
-  private readonly fetcherHost: FetcherHost;
-  private readonly ackHost: AcknowledgerHost;
-  private readonly errorHost: ErrorHost;
+  private readonly fetchContext: FetchContext;
+  private readonly ackContext: AckContext;
+  /** Logs and counts what the requests report (retry lines once per 30 s per broker and cause). */
+  private readonly outcomeLog: OutcomeLog;
   /** Per leader: RENEW acknowledgements work there (Kafka ≥ 4.2). */
   private readonly renewSupport: RenewSupport;
   /** Rejects a pending subscribe() when the member cannot join at all. */
@@ -109,51 +95,31 @@ export class ShareConsumer {
       onAssignment: (a) => this.onAssignment(a),
       onFatal: (e) => this.fail(e),
     });
-    this.errorHost = errorHost(
-      this.log,
-      this.metrics,
-      (e) => this.fail(e),
-      () => (this.metadataStale = true),
-    );
-    this.ackHost = {
-      transport: this.transport,
-      groupId: this.groupId,
-      memberId: this.memberId,
-      topicName: (topicId) => this.dir.topicName(topicId),
-      topLevelOk: (ch, code, message, api, entries) =>
-        topLevelOk(this.errorHost, ch, code, message, api, entries),
-      onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
-      onMetadataStale: () => (this.metadataStale = true),
-    };
+    this.outcomeLog = new OutcomeLog(this.log, this.metrics);
     const maxRecords = options.maxRecords ?? 500;
     this.polls = new PollQueue(options.pollMaxRecords ?? maxRecords);
-    this.fetchSettings = {
-      minBytes: options.fetchMinBytes ?? 1,
-      maxBytes: options.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
-      maxRecords,
-      batchSize: options.batchSize ?? maxRecords,
-      acquireMode: options.acquireMode === 'record_limit' ? 1 : 0,
-    };
-    this.fetcherHost = {
+    const member = {
       transport: this.transport,
       groupId: this.groupId,
       memberId: this.memberId,
-      log: this.log,
       dir: this.dir,
-      outstanding: this.outstanding,
-      topLevelOk: (ch, code, message, api, entries) =>
-        topLevelOk(this.errorHost, ch, code, message, api, entries),
-      onPartitionError: (code, message, topic, partition) =>
-        onPartitionError(this.errorHost, code, message, topic, partition),
-      onLockTimeout: (ms) => (this.lockTimeoutMs = ms),
-      onFetched: (latencyMs, records) => this.metrics.onFetch(latencyMs, records),
-      countAck: (r) => countAck(this.errorHost, r),
+    };
+    this.ackContext = member;
+    this.fetchContext = {
+      ...member,
+      settings: {
+        minBytes: options.fetchMinBytes ?? 1,
+        maxBytes: options.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
+        maxRecords,
+        batchSize: options.batchSize ?? maxRecords,
+        acquireMode: options.acquireMode === 'record_limit' ? 1 : 0,
+      },
     };
   }
 
   /** How long acquired records stay locked, as the broker last reported it (AcquisitionLockTimeoutMs). */
   get acquisitionLockTimeoutMs(): number | undefined {
-    return this.lockTimeoutMs;
+    return this.state.lockTimeoutMs;
   }
 
   /** The partitions the group coordinator assigned to this member, as `topic:partition`. */
@@ -233,31 +199,13 @@ export class ShareConsumer {
    */
   acknowledge(target: AckTarget, type: AcknowledgeType): Promise<PartitionAckResult[]> {
     this.throwIfUnusable();
-    const groups = this.dir.group(
-      'offsets' in target ? target : Array.isArray(target) ? target : [target as ShareRecord],
-    );
-    const entries: AckEntry[] = [];
-    for (const [key, { topic, partition, offsets }] of groups) {
-      const tp = this.dir.partition(key)!;
-      const out = this.outstanding.get(key);
-      const bad = out ? out.missing(offsets) : offsets;
-      if (bad.length > 0) throw new AckNotAllowedError(topic, partition, bad);
-      const leader = this.dir.leaderOf(key);
-      const channel = leader === undefined ? undefined : this.channels.get(leader);
-      if (type === 'renew') {
-        if (!channel || !this.renewSupport.at(channel.nodeId))
-          throw new RenewUnsupportedError(channel?.nodeId);
-        const entry = newAckEntry(tp, type, AckCode.renew, offsets, (r) => countAck(this.errorHost, r));
-        channel.renew.push(entry);
-        entries.push(entry);
-        continue;
-      }
-      for (const o of offsets) out!.delete(o);
-      const entry = newAckEntry(tp, type, AckCode[type], offsets, (r) => countAck(this.errorHost, r));
-      entries.push(entry);
-      if (!channel) entry.settle(new SessionResetError(`${topic}-${partition} has no known leader`));
-      else channel.terminal.push(entry);
-    }
+    const queues = {
+      dir: this.dir,
+      outstanding: this.outstanding,
+      channels: this.channels,
+      renewSupport: this.renewSupport,
+    };
+    const entries = queueAcks(queues, target, type, this.countAck);
     this.scheduleSend();
     return Promise.all(entries.map((e) => e.result));
   }
@@ -305,8 +253,12 @@ export class ShareConsumer {
     if (this.kickTimer) clearTimeout(this.kickTimer);
     // records fetched but never handed out are outstanding too: released below with the rest
     this.polls.close();
-    releaseOutstanding(this.outstanding, this.dir, this.channels, (r) => countAck(this.errorHost, r));
-    await Promise.all([...this.channels.values()].map((ch) => ch.run(() => closeSession(this.ackHost, ch))));
+    releaseOutstanding(this.outstanding, this.dir, this.channels, this.countAck);
+    await Promise.all(
+      [...this.channels.values()].map((ch) =>
+        ch.run(async () => this.apply(await closeSession(this.ackContext, ch), ch.nodeId)),
+      ),
+    );
     await this.membership.leave();
     await this.transport.close();
     this.log.info(this.metrics.snapshot(), 'share consumer closed');
@@ -317,7 +269,7 @@ export class ShareConsumer {
   /** Starts the next request on every free session; arms a timer for sessions in backoff. */
   private kick(): void {
     if (this.closed) return;
-    if (this.metadataStale && this.polls.wanting && !this.fatal && !this.refreshing) {
+    if (this.state.metadataStale && this.polls.wanting && !this.fatal && !this.refreshing) {
       void this.refreshMetadata().then(() => this.kick());
     }
     const now = Date.now();
@@ -345,7 +297,7 @@ export class ShareConsumer {
       pendingAcks: ch.terminal.length,
       pendingRenewals: ch.renew.length,
       pollWaits: this.polls.wanting,
-      metadataStale: this.metadataStale,
+      metadataStale: this.state.metadataStale,
       partitions: ch.session.wantedPartitions.size,
       backoffUntil: ch.backoffUntil,
       now: Date.now(),
@@ -354,11 +306,17 @@ export class ShareConsumer {
     const queuedAt = traceNow();
     // sendAcks: final acks, then renewals, each in a ShareAcknowledge; or fails both on a reset session
     const job =
-      next === 'fetch' ? () => this.fetchFrom(ch, queuedAt) : () => sendAcks(this.ackHost, ch, queuedAt);
+      next === 'fetch'
+        ? () => this.fetchFrom(ch, queuedAt)
+        : async () => this.apply(await sendAcks(this.ackContext, ch, queuedAt), ch.nodeId);
     ch.busy = true;
     void ch
       .run(job)
-      .catch((err: Error) => onRequestFailure(this.errorHost, ch, err))
+      .catch((err: Error) => {
+        const failed = this.outcomeLog.requestFailed(ch, err);
+        if (failed === 'fatal') this.fail(err);
+        else this.state.metadataStale = true;
+      })
       .finally(() => {
         ch.busy = false;
         this.kick();
@@ -373,10 +331,25 @@ export class ShareConsumer {
       acksMayWait: ch.terminal.length > 0 || this.holdsRecords(),
     });
     const sentAt = Date.now();
-    const delivered = await fetchOnce(this.fetcherHost, ch, this.fetchSettings, maxWaitMs, queuedAt);
-    ch.pacing.answered(delivered.length, this.fetchSettings.maxRecords);
-    if (delivered.length > 0) this.polls.deliver(delivered, sentAt);
+    const result = await fetchOnce(this.fetchContext, ch, maxWaitMs, queuedAt);
+    this.apply(result, ch.nodeId);
+    for (const a of result.autoAcks) {
+      if (a.type === 'reject') this.outcomeLog.undecodable(a);
+      ch.terminal.push(newAckEntry(a.tp, a.type, AckCode[a.type], a.offsets, this.countAck));
+    }
+    if (result.latencyMs !== undefined) this.metrics.onFetch(result.latencyMs, result.recordCount);
+    ch.pacing.answered(result.recordCount, this.fetchContext.settings.maxRecords);
+    if (result.recordCount > 0) this.polls.deliver(handOut(result.acquired, this.outstanding), sentAt);
   }
+
+  /** Applies what a request reported: counters and lines, lock duration, stale metadata, failure. */
+  private apply(outcome: RequestOutcome, nodeId: number): void {
+    const fatal = applyOutcome(outcome, nodeId, this.state, this.outcomeLog);
+    if (fatal) this.fail(fatal);
+  }
+
+  /** Counts one partition's acknowledgement result, and logs it when it failed. */
+  private readonly countAck = (r: PartitionAckResult): void => this.outcomeLog.countAck(r);
 
   /** True while some record handed out (or fetched for a later poll) awaits a final acknowledgement. */
   private holdsRecords(): boolean {
@@ -388,8 +361,8 @@ export class ShareConsumer {
   private onAssignment(assignment: ShareTopicPartitions[]): void {
     const { partitions, unknownTopics } = this.dir.setAssignment(assignment);
     this.log.info({ partitions }, 'share group assignment');
-    if (unknownTopics) this.metadataStale = true;
-    if (this.metadataStale) void this.refreshMetadata().then(() => this.kick());
+    if (unknownTopics) this.state.metadataStale = true;
+    if (this.state.metadataStale) void this.refreshMetadata().then(() => this.kick());
     else {
       this.placePartitions();
       this.kick();
@@ -399,14 +372,14 @@ export class ShareConsumer {
   private refreshMetadata(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        this.metadataStale = false;
+        this.state.metadataStale = false;
         this.dir.applyMetadata(await this.transport.metadata(this.subscription));
-        onMetadataRefreshed(this.errorHost);
+        this.outcomeLog.metadataRefreshed();
         // a partition without a leader (election under way) would otherwise be asked about in a tight loop
         if (!this.placePartitions()) await new Promise((r) => setTimeout(r, 200));
       } catch (err) {
-        this.metadataStale = true;
-        onMetadataFailure(this.errorHost, err);
+        this.state.metadataStale = true;
+        this.outcomeLog.metadataFailed(err);
         await new Promise((r) => setTimeout(r, 200));
       } finally {
         this.refreshing = undefined;
@@ -418,14 +391,8 @@ export class ShareConsumer {
   /** Gives each leader's session the assigned partitions it leads; false when some have no leader yet. */
   private placePartitions(): boolean {
     const { perNode, complete } = this.dir.placement();
-    if (!complete) this.metadataStale = true;
-    for (const nodeId of perNode.keys()) {
-      if (!this.channels.has(nodeId)) {
-        this.channels.set(nodeId, new NodeChannel(nodeId));
-        this.renewSupport.probe(nodeId);
-      }
-    }
-    for (const [nodeId, ch] of this.channels) ch.session.setWanted(perNode.get(nodeId) ?? []);
+    if (!complete) this.state.metadataStale = true;
+    for (const nodeId of placeSessions(perNode, this.channels)) this.renewSupport.probe(nodeId);
     return complete;
   }
 

@@ -1,15 +1,12 @@
 /**
- * What a Kafka error means to a share consumer, and what it does about it: the session is gone (start
- * a new one), the consumer cannot go on (fail with the reason), its view of leaders and topics is out
- * of date (refresh metadata), or anything else (retry after a short backoff).
+ * What a Kafka error means to a share consumer: the session is gone (start a new one), the consumer
+ * cannot go on (fail with the reason), its view of leaders and topics is out of date (refresh
+ * metadata), or anything else (retry after a short backoff). The request steps (share-fetcher.ts,
+ * acknowledger.ts) report what they saw (request-outcome.ts); the consumer applies it.
  */
-import type { Logger } from 'pino';
 import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
-import { failureFields } from '../errors/failure-reason.js';
-import { RetryLines } from '../../observability/retry-lines.js';
-import { settleAll, type AckEntry, type PartitionAckResult } from './ack-entries.js';
+import { settleAll, type AckEntry } from './ack-entries.js';
 import type { NodeChannel } from './node-channel.js';
-import type { ShareConsumerMetrics } from './share-consumer-metrics.js';
 
 /** The share session is gone: start a new one (epoch 0) and re-send what it carried. */
 export const SESSION_ERRORS: ReadonlySet<number> = new Set([
@@ -37,118 +34,49 @@ export const METADATA_ERRORS: ReadonlySet<number> = new Set([
 /** How long a session waits after a failed request before its next one. */
 const BACKOFF_MS = 200;
 
-/** What the responses below act on: the consumer's log, counters, failure and metadata. */
-export interface ErrorHost {
-  readonly log: Logger;
-  /** The lines of failures retried while a broker is down: once per 30 s per broker and cause. */
-  readonly retryLines: RetryLines;
-  readonly metrics: ShareConsumerMetrics;
-  fail(err: Error): void;
-  onMetadataStale(): void;
+/** A request's top-level error, already applied to its session (reset or advanced, backoff). */
+export interface TopLevelError {
+  readonly error: KafkaError;
+  readonly sessionReset: boolean;
+  readonly fatal: boolean;
 }
 
-/** A consumer's {@link ErrorHost}, with retry lines of its own. */
-export function errorHost(
-  log: Logger,
-  metrics: ShareConsumerMetrics,
-  fail: (err: Error) => void,
-  onMetadataStale: () => void,
-): ErrorHost {
-  return { log, retryLines: new RetryLines(log), metrics, fail, onMetadataStale };
+/** A partition's error in a ShareFetch answer. */
+export interface PartitionError {
+  readonly error: KafkaError;
+  readonly topic: string;
+  readonly partition: number;
 }
 
-/** Handles a request's top-level error code; false when the request's work is void. */
-export function topLevelOk(
-  host: ErrorHost,
+/**
+ * Applies a request's top-level error code to its session and acknowledgements: undefined when there
+ * is none; otherwise the acks are settled with it, the session reset or advanced, and backed off unless
+ * the error is fatal.
+ */
+export function topLevelError(
   ch: NodeChannel,
   code: number,
   message: string | null,
   api: string,
   acks: AckEntry[],
-): boolean {
-  // the broker answered: a failure to reach it (onRequestFailure) is over
-  host.retryLines.recovered(ch.nodeId, { nodeId: ch.nodeId }, 'share fetch recovered');
-  if (code === 0) return true;
-  const err = new KafkaError(code, { api, brokerMessage: message, subject: `broker ${ch.nodeId}` });
-  settleAll(acks, err);
-  if (SESSION_ERRORS.has(code)) {
-    host.log.info({ nodeId: ch.nodeId, code: err.kafkaName }, 'share session reset');
-    ch.session.reset();
-    host.metrics.sessionResets++;
-  } else {
-    ch.session.advance();
-  }
-  if (FATAL_ERRORS.has(code)) host.fail(err);
-  else backoff(ch);
-  return false;
+): TopLevelError | undefined {
+  if (code === 0) return undefined;
+  const error = new KafkaError(code, { api, brokerMessage: message, subject: `broker ${ch.nodeId}` });
+  settleAll(acks, error);
+  const sessionReset = SESSION_ERRORS.has(code);
+  if (sessionReset) ch.session.reset();
+  else ch.session.advance();
+  const fatal = FATAL_ERRORS.has(code);
+  if (!fatal) backoff(ch);
+  return { error, sessionReset, fatal };
 }
 
-/**
- * A request that got no answer (connection lost, timeout): fatal when it cannot work, else retried. A
- * broker that is down fails every retry the same way: logged once per 30 s per broker and cause.
- */
-export function onRequestFailure(host: ErrorHost, ch: NodeChannel, err: Error): void {
-  if ((err as { retriable?: boolean }).retriable === false || err.name === 'UnsupportedVersionError') {
-    host.fail(err);
-    return;
-  }
-  const reason = failureFields(err);
-  host.retryLines.failed(
-    ch.nodeId,
-    reason.err,
-    { nodeId: ch.nodeId, ...reason },
-    'share fetch failed; retrying',
-  );
-  host.onMetadataStale();
-  backoff(ch);
+/** What a request that got no answer (connection lost, timeout) means: fatal when it cannot work. */
+export function requestFailureIsFatal(err: Error): boolean {
+  return (err as { retriable?: boolean }).retriable === false || err.name === 'UnsupportedVersionError';
 }
 
-/** A metadata refresh failed (it is tried again): logged as {@link onRequestFailure} logs a fetch. */
-export function onMetadataFailure(host: ErrorHost, err: unknown): void {
-  const reason = failureFields(err);
-  host.retryLines.failed('metadata', reason.err, reason, 'metadata refresh failed');
-}
-
-/** A metadata refresh succeeded: one line when its failure was logged. */
-export function onMetadataRefreshed(host: ErrorHost): void {
-  host.retryLines.recovered('metadata', {}, 'metadata refresh recovered');
-}
-
-export function onPartitionError(
-  host: ErrorHost,
-  code: number,
-  message: string | null,
-  topic: string,
-  partition: number,
-): void {
-  const err = new KafkaError(code, {
-    api: 'ShareFetch',
-    brokerMessage: message,
-    subject: `${topic}-${partition}`,
-  });
-  if (METADATA_ERRORS.has(code)) {
-    host.onMetadataStale();
-    host.log.info(
-      { topic, partition, code: err.kafkaName },
-      'partition moved or unknown; refreshing metadata',
-    );
-  } else if (FATAL_ERRORS.has(code)) {
-    host.fail(err);
-  } else {
-    host.log.warn({ topic, partition, err: err.message }, 'share fetch partition error');
-  }
-}
-
-/** Counts one partition's acknowledgement result, and logs it when it failed. */
-export function countAck(host: ErrorHost, r: PartitionAckResult): void {
-  host.metrics.onAck(r.type, r.offsets.length, r.error !== null);
-  if (r.error)
-    host.log.warn(
-      { topic: r.topic, partition: r.partition, type: r.type, count: r.offsets.length, err: r.error.message },
-      'acknowledgement failed',
-    );
-}
-
-function backoff(ch: NodeChannel): void {
+/** A session whose request failed waits {@link BACKOFF_MS} before its next one. */
+export function backoff(ch: NodeChannel): void {
   ch.backoffUntil = Date.now() + BACKOFF_MS;
 }

@@ -1,11 +1,9 @@
 /**
  * The fetch path of one share session: builds a ShareFetch (session changes and piggy-backed
- * acknowledgements), sends it, settles the acknowledgements it carried, and turns the acquired records
- * into {@link ShareRecord}s. The consumer owns the decisions that affect the whole consumer (when to
- * fetch, top-level errors, partition errors, metadata); this module owns one request's worth of work.
+ * acknowledgements), sends it, settles the acknowledgements it carried, and returns the acquired
+ * records with what the answer said about the consumer (a {@link FetchResult}); the consumer applies it.
  */
 import { performance } from 'node:perf_hooks';
-import type { Logger } from 'pino';
 import { KafkaError } from '../errors/kafka-errors.js';
 import type {
   AcquiredRecords,
@@ -13,20 +11,13 @@ import type {
   ShareFetchResponse,
   ShareFetchTopic,
 } from '../protocol/messages/share-fetch.js';
-import { AckCode } from './ack-batches.js';
 import { selectAcquired } from './acquired-records.js';
-import {
-  failAll,
-  indexEntries,
-  newAckEntry,
-  planAcks,
-  settleAll,
-  type AckEntry,
-  type PartitionAckResult,
-} from './ack-entries.js';
+import { failAll, indexEntries, planAcks, settleAll, type AckEntry } from './ack-entries.js';
 import type { NodeChannel } from './node-channel.js';
 import { OffsetSet } from './offset-set.js';
 import type { PartitionDirectory } from './partition-directory.js';
+import { emptyOutcome, type AutoAck, type RequestOutcome } from './request-outcome.js';
+import { METADATA_ERRORS, topLevelError } from './share-error-responses.js';
 import type { ShareRecord } from './share-record.js';
 import { tpKey, type SessionChanges } from './share-session.js';
 import { publishShareRequest, shareRequestChannel, traceNow } from './share-trace.js';
@@ -42,34 +33,42 @@ export interface FetchSettings {
   readonly acquireMode: number;
 }
 
-export interface FetcherHost {
+/** What a fetch reads: the wire, the member, the partitions' names and ids. */
+export interface FetchContext {
   readonly transport: ShareTransport;
   readonly groupId: string;
   readonly memberId: string;
-  readonly log: Logger;
   readonly dir: PartitionDirectory;
-  /** Offsets handed out and not yet finally acknowledged, per tpKey; the fetcher adds what it hands out. */
-  readonly outstanding: Map<string, OffsetSet>;
-  /** Handles a top-level error code; false when the request's work is void. */
-  topLevelOk(ch: NodeChannel, code: number, message: string | null, api: string, acks: AckEntry[]): boolean;
-  onPartitionError(code: number, message: string | null, topic: string, partition: number): void;
-  onLockTimeout(ms: number): void;
-  onFetched(latencyMs: number, records: number): void;
-  countAck(r: PartitionAckResult): void;
+  readonly settings: FetchSettings;
+}
+
+/** The records one partition's answer acquired, in offset order. */
+export interface AcquiredPartition {
+  readonly key: string;
+  readonly records: ShareRecord[];
+}
+
+export interface FetchResult extends RequestOutcome {
+  readonly acquired: AcquiredPartition[];
+  /** Records acquired, over every partition. */
+  readonly recordCount: number;
+  readonly autoAcks: AutoAck[];
+  /** Round trip of an answered fetch, for the metrics; undefined when the request was void. */
+  readonly latencyMs: number | undefined;
 }
 
 /**
  * One ShareFetch on `ch`'s session, carrying the terminal acknowledgements pending there (unless the
- * session is new: acknowledgements cannot open one). Resolves with the records it acquired ([] for
- * none); a wire failure resets the session, settles the carried acknowledgements with it, and throws.
+ * session is new: acknowledgements cannot open one). A wire failure resets the session, settles the
+ * carried acknowledgements with it, and throws.
  */
 export async function fetchOnce(
-  host: FetcherHost,
+  ctx: FetchContext,
   ch: NodeChannel,
-  settings: FetchSettings,
   maxWaitMs: number,
   queuedAt: number,
-): Promise<ShareRecord[]> {
+): Promise<FetchResult> {
+  const { settings } = ctx;
   const session = ch.session;
   const changes = session.pendingChanges();
   const acks = session.isNew ? [] : ch.takeTerminal();
@@ -78,9 +77,9 @@ export async function fetchOnce(
   const sentAt = traceNow();
   let res: ShareFetchResponse;
   try {
-    res = await host.transport.shareFetch(ch.nodeId, {
-      groupId: host.groupId,
-      memberId: host.memberId,
+    res = await ctx.transport.shareFetch(ch.nodeId, {
+      groupId: ctx.groupId,
+      memberId: ctx.memberId,
       shareSessionEpoch: epoch,
       maxWaitMs,
       minBytes: settings.minBytes,
@@ -99,17 +98,45 @@ export async function fetchOnce(
     throw err;
   }
   const latencyMs = performance.now() - started;
-  if (!host.topLevelOk(ch, res.errorCode, res.errorMessage, 'ShareFetch', acks)) {
+  const result: FetchResult = {
+    ...emptyOutcome(),
+    answered: true,
+    acquired: [],
+    recordCount: 0,
+    autoAcks: [],
+    latencyMs: undefined,
+  };
+  result.topLevelError = topLevelError(ch, res.errorCode, res.errorMessage, 'ShareFetch', acks);
+  if (result.topLevelError !== undefined) {
     trace(ch, epoch, queuedAt, sentAt, maxWaitMs, acks, 0, res.errorCode);
-    return [];
+    return result;
   }
   session.commitChanges(changes);
   session.advance();
-  if (res.acquisitionLockTimeoutMs > 0) host.onLockTimeout(res.acquisitionLockTimeoutMs);
+  if (res.acquisitionLockTimeoutMs > 0) result.lockTimeoutMs = res.acquisitionLockTimeoutMs;
   ch.backoffUntil = 0;
-  const delivered = await handleResponse(host, ch, res, acks);
-  host.onFetched(latencyMs, delivered.length);
-  trace(ch, epoch, queuedAt, sentAt, maxWaitMs, acks, delivered.length, 0);
+  await readResponse(ctx, res, acks, result);
+  trace(ch, epoch, queuedAt, sentAt, maxWaitMs, acks, result.recordCount, 0);
+  return { ...result, latencyMs };
+}
+
+/**
+ * Marks acquired records outstanding (until finally acknowledged, or released at close) and lists them
+ * for the polls: the consumer's hand-out of a fetch's records.
+ */
+export function handOut(
+  acquired: readonly AcquiredPartition[],
+  outstanding: Map<string, OffsetSet>,
+): ShareRecord[] {
+  const delivered: ShareRecord[] = [];
+  for (const { key, records } of acquired) {
+    let out = outstanding.get(key);
+    if (!out) outstanding.set(key, (out = new OffsetSet()));
+    for (let i = 0; i < records.length; i++) {
+      out.add(records[i]!.offset);
+      delivered.push(records[i]!);
+    }
+  }
   return delivered;
 }
 
@@ -133,17 +160,16 @@ function requestTopics(changes: SessionChanges, acks: readonly AckEntry[]): Shar
   return out;
 }
 
-/** Settles the carried acknowledgements per partition and collects the acquired records. */
-async function handleResponse(
-  host: FetcherHost,
-  ch: NodeChannel,
+/** Settles the carried acknowledgements per partition and collects the acquired records into `result`. */
+async function readResponse(
+  ctx: FetchContext,
   res: ShareFetchResponse,
   acks: AckEntry[],
-): Promise<ShareRecord[]> {
+  result: FetchResult & { recordCount: number },
+): Promise<void> {
   const byPartition = indexEntries(acks);
-  const delivered: ShareRecord[] = [];
   for (const topic of res.responses) {
-    const topicName = host.dir.topicName(topic.topicId);
+    const topicName = ctx.dir.topicName(topic.topicId);
     for (const p of topic.partitions) {
       const key = tpKey(topic.topicId, p.partitionIndex);
       const entries = byPartition.get(key);
@@ -160,61 +186,49 @@ async function handleResponse(
         byPartition.delete(key);
       }
       if (p.errorCode !== 0) {
-        host.onPartitionError(p.errorCode, p.errorMessage, topicName ?? topic.topicId, p.partitionIndex);
+        const topicOrId = topicName ?? topic.topicId;
+        const error = new KafkaError(p.errorCode, {
+          api: 'ShareFetch',
+          brokerMessage: p.errorMessage,
+          subject: `${topicOrId}-${p.partitionIndex}`,
+        });
+        if (METADATA_ERRORS.has(p.errorCode)) result.metadataStale = true;
+        result.partitionErrors.push({ error, topic: topicOrId, partition: p.partitionIndex });
         continue;
       }
       if (p.acquiredRecords.length === 0 || topicName === undefined) continue;
-      await collect(
-        host,
-        ch,
-        topic.topicId,
-        topicName,
-        p.partitionIndex,
-        p.records,
-        p.acquiredRecords,
-        delivered,
-      );
+      await collect(ctx, topic.topicId, topicName, p.partitionIndex, p.records, p.acquiredRecords, result);
     }
   }
   // partitions the broker did not mention: nothing contradicts success of the request
   for (const rest of byPartition.values()) settleAll(rest, null);
-  return delivered;
 }
 
 async function collect(
-  host: FetcherHost,
-  ch: NodeChannel,
+  ctx: FetchContext,
   topicId: string,
   topic: string,
   partition: number,
   bytes: Buffer,
   acquired: readonly AcquiredRecords[],
-  into: ShareRecord[],
+  result: FetchResult & { recordCount: number },
 ): Promise<void> {
   const key = tpKey(topicId, partition);
-  const tp = host.dir.assigned.get(key) ?? { topicId, topic, partition };
-  let out = host.outstanding.get(key);
-  if (!out) host.outstanding.set(key, (out = new OffsetSet()));
+  const tp = ctx.dir.assigned.get(key) ?? { topicId, topic, partition };
   let selection;
   try {
-    selection = selectAcquired(await host.transport.decodeRecords(bytes, topic, partition), acquired);
-  } catch (err) {
-    // undecodable data is poison for every member: reject it rather than loop on redelivery
+    selection = selectAcquired(await ctx.transport.decodeRecords(bytes, topic, partition), acquired);
+  } catch (cause) {
+    // undecodable data is poison for every member: rejected rather than looped on redelivery
     const offsets: number[] = [];
     for (const r of acquired) for (let o = r.firstOffset; o <= r.lastOffset; o++) offsets.push(o);
-    host.log.error({ err, topic, partition, offsets: offsets.length }, 'undecodable records rejected');
-    ch.terminal.push(newAckEntry(tp, 'reject', AckCode.reject, offsets, (r) => host.countAck(r)));
+    result.autoAcks.push({ tp, type: 'reject', offsets, cause });
     return;
   }
   // the decoder built them as ShareRecords already (one object per record from the bytes to the pool)
-  const records = selection.records;
-  for (let i = 0; i < records.length; i++) {
-    out.add(records[i]!.offset);
-    into.push(records[i]!);
-  }
-  if (selection.gaps.length > 0) {
-    ch.terminal.push(newAckEntry(tp, 'gap', AckCode.gap, selection.gaps, (r) => host.countAck(r)));
-  }
+  result.acquired.push({ key, records: selection.records });
+  result.recordCount += selection.records.length;
+  if (selection.gaps.length > 0) result.autoAcks.push({ tp, type: 'gap', offsets: selection.gaps });
 }
 
 function trace(

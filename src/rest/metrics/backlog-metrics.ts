@@ -4,8 +4,12 @@
  * holds now, the delivery-count and put-time histograms, the oldest lock's age, and Connect's sink task
  * metrics under Prometheus names. Everything is read from counters the runtime keeps anyway.
  */
-import type { ClassicTaskCountersSnapshot } from '../../actors/classic-records.js';
-import { DELIVERY_COUNT_BUCKETS, PUT_MS_BUCKETS, type TaskHistograms } from '../../actors/task-counters.js';
+import type { ClassicTaskCountersSnapshot } from '../../actors/task/classic/records.js';
+import {
+  DELIVERY_COUNT_BUCKETS,
+  PUT_MS_BUCKETS,
+  type TaskHistograms,
+} from '../../actors/task/core/task-counters.js';
 import type { TaskMetrics } from '../../actors/connector/types.js';
 import type { ConnectorLag } from '../../offsets/lag-poller.js';
 import type { MetricType, Sample } from './prometheus.js';

@@ -4,9 +4,12 @@
  * actors, and the process. Names are prefixed `sharesink_`; per-task series carry `connector` and
  * `task` labels. Reading is a walk over a few objects per task: nothing is counted per record here.
  */
-import { CLASSIC_TASK_COUNTERS, type ClassicTaskCountersSnapshot } from '../../actors/classic-records.js';
-import { LOCK_COUNTERS } from '../../actors/lock-counters.js';
-import { TASK_COUNTERS, type TaskCountersSnapshot } from '../../actors/task-counters.js';
+import {
+  CLASSIC_TASK_COUNTERS,
+  type ClassicTaskCountersSnapshot,
+} from '../../actors/task/classic/records.js';
+import { LOCK_COUNTERS } from '../../actors/task/share/lock-counters.js';
+import { TASK_COUNTERS, type TaskCountersSnapshot } from '../../actors/task/core/task-counters.js';
 import {
   SHARE_CONSUMER_COUNTERS,
   type ShareConsumerMetricsSnapshot,

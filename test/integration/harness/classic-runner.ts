@@ -6,7 +6,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { ClassicTaskRunner, type ClassicTaskRunnerOptions } from '../../../src/actors/classic-task-runner.js';
+import {
+  ClassicTaskRunner,
+  type ClassicTaskRunnerOptions,
+} from '../../../src/actors/task/classic/classic-task-runner.js';
 import { convertersFromProps } from '../../../src/connect/converters/registry.js';
 import { PutPool } from '../../../src/pool/put-pool.js';
 import { testBrokers } from './kafka.js';

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { closeInstance, startInstance } from '../../../src/actors/connector/instance.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
+import { offlineWorker } from '../../fixtures/offline-worker.js';
 
 const mainThreadOnly = fileURLToPath(
   new URL('../../fixtures/connectors/main-thread-only.ts', import.meta.url),
@@ -29,13 +30,27 @@ function connector(extra: Record<string, string> = {}) {
 
 describe('startInstance with a connector module only the main thread can load', () => {
   it('fails the start with SHARESINK_CONNECTOR_MODULE_INVALID, naming the module and why', async () => {
-    await expect(startInstance(connector(), worker, log, () => true)).rejects.toMatchObject({
+    // the instance does not wait for its threads (the tasks join meanwhile): its pool's start fails
+    const instance = await startInstance(connector(), worker, log, () => true);
+    await expect(instance!.pool.started()).rejects.toMatchObject({
       code: 'SHARESINK_CONNECTOR_MODULE_INVALID',
       message: expect.stringContaining(
         'main-thread-only.ts: main-thread-only cannot be imported in a worker thread',
       ) as unknown,
     });
+    await closeInstance(instance!);
   }, 30_000);
+
+  it('fails the connector, and Worker.start(), from the pool start, its tasks stopped', async () => {
+    const w = offlineWorker('main-only', mainThreadOnly);
+    await expect(w.start()).rejects.toMatchObject({
+      code: 'SHARESINK_CONNECTOR_MODULE_INVALID',
+      message: expect.stringContaining('main-thread-only cannot be imported in a worker thread') as unknown,
+    });
+    const c = w.connector('main-only')!;
+    expect(c.state).toBe('FAILED');
+    await w.stop();
+  }, 60_000);
 
   it('starts with put.placement=event-loop, whose puts run on the main thread', async () => {
     const instance = await startInstance(

@@ -7,7 +7,7 @@ import { CountersLedger, sumCounters } from '../../../src/actors/connector/count
 import { LifecycleJobs } from '../../../src/actors/connector/lifecycle-jobs.js';
 import { OperatorControls } from '../../../src/actors/connector/operator-controls.js';
 import { TaskSlots } from '../../../src/actors/connector/task-slots.js';
-import type { TaskCountersSnapshot } from '../../../src/actors/task-counters.js';
+import type { TaskCountersSnapshot } from '../../../src/actors/task/core/task-counters.js';
 import { createConnectorMachine, type ConnectorEvent } from '../../../src/machines/connector.js';
 
 const flush = () => new Promise<void>((r) => setTimeout(r, 0));

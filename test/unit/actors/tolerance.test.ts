@@ -54,14 +54,14 @@ describe('putVerdict', () => {
   it('errant records under all: PUT_PER_RECORD with Connect reasons by batch index, no failure', () => {
     const reasons = new Map<number, DeadLetterReason>();
     const v = putVerdict(errant, 'classic', 'all', reasons);
-    expect(v).toEqual({ event: { type: 'PUT_PER_RECORD', rejectedOffsets: [1] } });
+    expect(v).toEqual({ event: { type: 'PUT_PER_RECORD', rejectedIndexes: [1] } });
     expect(reasons.get(1)).toMatchObject({
       stage: 'TASK_PUT',
       exceptionClass: 'PoisonError',
       message: 'refused',
     });
     const conv = putVerdict(badValue, 'share', 'all', reasons);
-    expect(conv.event).toEqual({ type: 'PUT_PER_RECORD', rejectedOffsets: [2] });
+    expect(conv.event).toEqual({ type: 'PUT_PER_RECORD', rejectedIndexes: [2] });
     expect(reasons.get(2)).toMatchObject({ stage: 'VALUE_CONVERTER', executingClass: 'JsonConverter' });
     expect(reasons.has(1)).toBe(false);
   });
@@ -75,7 +75,7 @@ describe('putVerdict', () => {
 
   it('share under none: a converter failure rejects its record and fails the task with a coded error', () => {
     const v = putVerdict(badValue, 'share', 'none', new Map());
-    expect(v.event).toEqual({ type: 'PUT_PER_RECORD', rejectedOffsets: [2] });
+    expect(v.event).toEqual({ type: 'PUT_PER_RECORD', rejectedIndexes: [2] });
     expect(v.failure).toBeInstanceOf(TaskFailedError);
     expect(v.failure).toMatchObject({
       code: 'SHARESINK_TASK_FAILED',

@@ -78,7 +78,7 @@ export const ALL_EVENTS: BatchEvent[] = [
   { type: 'PUT_OK' },
   { type: 'PUT_RETRIABLE' },
   { type: 'PUT_FATAL' },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [1] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [1] },
   { type: 'PUT_TIMEOUT' },
   { type: 'ABORTED' },
   { type: 'LOCK_RENEW_DUE' },

@@ -18,9 +18,9 @@ import {
 import { input, recordingEffects, type Effect } from './batch-helpers.js';
 
 const EVENTS: BatchEvent[] = [
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [] },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [2] },
-  { type: 'PUT_PER_RECORD', rejectedOffsets: [1, 2, 3] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [2] },
+  { type: 'PUT_PER_RECORD', rejectedIndexes: [1, 2, 3] },
   { type: 'RENEWED', until: 60_000 },
   { type: 'ACK_FAILED', errorCode: 'INVALID_RECORD_STATE' },
 ];

@@ -104,17 +104,17 @@ describe('batch machine: putting', () => {
     ['PUT_OK accepts', { type: 'PUT_OK' }, { kind: 'accept' }],
     [
       'per-record with none rejected accepts',
-      { type: 'PUT_PER_RECORD', rejectedOffsets: [] },
+      { type: 'PUT_PER_RECORD', rejectedIndexes: [] },
       { kind: 'accept' },
     ],
     [
       'per-record with some rejected is partial (offsets deduplicated)',
-      { type: 'PUT_PER_RECORD', rejectedOffsets: [7, 5, 7] },
-      { kind: 'partial', rejectedOffsets: [7, 5] },
+      { type: 'PUT_PER_RECORD', rejectedIndexes: [7, 5, 7] },
+      { kind: 'partial', rejectedIndexes: [7, 5] },
     ],
     [
       'per-record with every record rejected rejects',
-      { type: 'PUT_PER_RECORD', rejectedOffsets: [1, 2, 3] },
+      { type: 'PUT_PER_RECORD', rejectedIndexes: [1, 2, 3] },
       { kind: 'reject', reason: 'all-records-rejected' },
     ],
     ['PUT_FATAL rejects', { type: 'PUT_FATAL' }, { kind: 'reject', reason: 'fatal' }],
@@ -303,14 +303,14 @@ describe('createBatchMachine', () => {
       { type: 'LOCK_RENEW_DUE' },
       { type: 'DISPATCH' },
       { type: 'RENEWED', until: 200 },
-      { type: 'PUT_PER_RECORD', rejectedOffsets: [4] },
+      { type: 'PUT_PER_RECORD', rejectedIndexes: [4] },
       { type: 'ACK_FAILED', errorCode: 'INVALID_RECORD_STATE' },
     ] satisfies BatchEvent[]) {
       actor.send(e);
     }
     expect(log.map((e) => e.type)).toEqual(['sendRenew', 'startPut', 'sendAcks', 'recordAckFailure']);
     expect(actor.getSnapshot().output).toMatchObject({
-      disposition: { kind: 'partial', rejectedOffsets: [4] },
+      disposition: { kind: 'partial', rejectedIndexes: [4] },
     });
   });
 });

@@ -263,10 +263,16 @@ describe('PutPool with real worker threads', () => {
     expect(readEvents(b.events).at(-1)?.event).toBe('stop');
   });
 
-  it('a module without the connector shape gives a fatal result, not a crash', async () => {
+  it('a module without the connector shape: the start fails, and a put is given back, not a crash', async () => {
+    // the threads' start names the module (the connector fails with it); the put waiting for the
+    // threads comes back aborted, so its records are released rather than rejected for a code error
     const p = pool('not-a-connector');
     const result = await p.put(task(), records(['x']));
-    expect(result).toMatchObject({ kind: 'fatal', code: 'SHARESINK_CONNECTOR_MODULE_INVALID' });
+    expect(result).toMatchObject({
+      kind: 'aborted',
+      reason: expect.stringContaining('cannot load the connector module') as unknown,
+    });
+    await expect(p.started()).rejects.toMatchObject({ code: 'SHARESINK_CONNECTOR_MODULE_INVALID' });
   });
 
   it('bad converter settings give a fatal config result', async () => {

@@ -1,7 +1,7 @@
 // A RestWorker without Kafka: two connectors whose state the tests set, recording the controls called.
 import type { ConnectState, RestartOptions, TaskMetrics } from '../../../src/actors/connector-runtime.js';
-import { zeroLockCounters } from '../../../src/actors/lock-counters.js';
-import { TaskCounters, type TaskCountersSnapshot } from '../../../src/actors/task-counters.js';
+import { zeroLockCounters } from '../../../src/actors/task/share/lock-counters.js';
+import { TaskCounters, type TaskCountersSnapshot } from '../../../src/actors/task/core/task-counters.js';
 import { compileWorkerConfig } from '../../../src/config/compile-worker.js';
 import type { ActorLike, RestConnector, RestWorker } from '../../../src/rest/worker-view.js';
 

@@ -6,7 +6,7 @@
  */
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toRawRecords } from '../../../../src/actors/share-records.js';
+import { toRawRecords } from '../../../../src/actors/task/share/put-records.js';
 import type { RawRecord } from '../../../../src/connect/raw-record.js';
 import type { ShareFetchResponse } from '../../../../src/kafka/protocol/messages/share-fetch.js';
 import { ShareConsumer, type ShareRecord } from '../../../../src/kafka/share/share-consumer.js';

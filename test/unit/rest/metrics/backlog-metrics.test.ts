@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TaskCounters } from '../../../../src/actors/task-counters.js';
+import { TaskCounters } from '../../../../src/actors/task/core/task-counters.js';
 import { collectMetrics } from '../../../../src/rest/metrics/metrics.js';
 import { formatPrometheus } from '../../../../src/rest/metrics/prometheus.js';
 import { FakeConnector, fakeWorker } from '../fake-worker.js';

@@ -4,8 +4,8 @@
 // copied list, so a renamed series fails here.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ClassicTaskCounters } from '../../../../src/actors/classic-records.js';
-import { TaskCounters } from '../../../../src/actors/task-counters.js';
+import { ClassicTaskCounters } from '../../../../src/actors/task/classic/records.js';
+import { TaskCounters } from '../../../../src/actors/task/core/task-counters.js';
 import { collectMetrics } from '../../../../src/rest/metrics/metrics.js';
 import { formatPrometheus } from '../../../../src/rest/metrics/prometheus.js';
 import { FakeConnector, fakeWorker } from '../fake-worker.js';
