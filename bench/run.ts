@@ -3,7 +3,7 @@
  * reference tools against the same topics on the same broker, in one invocation. Writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}. See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6,7,8 (scenario numbers; 7 and 8 run with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7,8,9 (scenario numbers; 7 and 8 run with --only or --full; 9 needs the schema registry, started when absent), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  *
@@ -24,6 +24,7 @@ import { fillDrainTopics, runDrains } from './scenarios/drain.js';
 import { runEndToEnd } from './scenarios/e2e.js';
 import { runIoScenario } from './scenarios/io.js';
 import { runLatency } from './scenarios/latency.js';
+import { runAvro } from './scenarios/avro.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
 import { runSteady, warmBroker } from './scenarios/steady.js';
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
   });
   const plan = scalePlan(opts.full ? FULL : SHORT, Number(opts.scale));
   const only = new Set(
-    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7,8' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
+    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7,8,9' : '1,2,3,4,5,6,9'))
+      .split(',')
+      .map((s) => Number(s.trim())),
   );
   const wants = (n: number) => only.has(n);
   const started = new Date();
@@ -96,6 +99,7 @@ async function main(): Promise<void> {
       );
     }
     await runSteady(ctx, opts['steady-max-rate']); // scenario 8
+    await runAvro(ctx); // scenario 9
     if (opts.profile) await runProfile(ctx, drainTopics);
   } finally {
     await step('delete topics', () => deleteTopics(brokers, createdTopics));
