@@ -65,7 +65,7 @@ const JSON_SCHEMA = {
       version: 1,
     },
     { field: 'paid', type: 'boolean', optional: false },
-    { field: 'weight', type: 'double', optional: false },
+    { field: 'weight', type: 'float64', optional: false },
     { field: 'note', type: 'string', optional: true },
   ],
 };
