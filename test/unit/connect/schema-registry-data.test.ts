@@ -190,7 +190,7 @@ describe('registry converter settings', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([
+    expect((error as ConfigError).problemLines()).toEqual([
       'schema.registry.url: ftp://x is not an http or https URL',
       'schema.registry.url: "not a url" is not a URL; accepted: http://host:port or https://host:port, with a path if the registry has one',
       'basic.auth.user.info: is not set (or has no ":"); with basic.auth.credentials.source=USER_INFO it must be user:password',
