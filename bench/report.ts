@@ -1,6 +1,6 @@
 /** Renders a results object (bench/results.ts) as the Markdown table in bench/results/*.md. */
 import type { ChildResult } from './child-protocol.js';
-import { renderAvro } from './scenarios/avro.js';
+import { renderAvro } from './scenarios/avro-results.js';
 import { renderIo } from './scenarios/io.js';
 import { renderSteady } from './scenarios/steady-results.js';
 import { formatProfile } from './profile.js';

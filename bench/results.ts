@@ -13,7 +13,7 @@ import type { ConnectLatencyResult } from './connect-standalone.js';
 import type { ConsumeResult, JavaLatencyResult, ProduceResult } from './java-tools.js';
 import { FILL_PROPS, type Plan } from './plan.js';
 import type { ProfileSummary } from './profile.js';
-import { avroRatios, type AvroResults } from './scenarios/avro.js';
+import { avroRatios, type AvroResults } from './scenarios/avro-results.js';
 import { ioRatios, type IoResults } from './scenarios/io.js';
 import { steadyRatios, steadyTargets, type SteadyResults } from './scenarios/steady-results.js';
 

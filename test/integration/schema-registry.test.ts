@@ -84,7 +84,9 @@ async function rowsIn(table: string, n: number, run: CliRun, timeoutMs = 60_000)
       timeoutMs,
     );
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- worker log ---\n${run.stderr().slice(-6000)}`);
+    throw new Error(`${(error as Error).message}\n--- worker log ---\n${run.stderr().slice(-6000)}`, {
+      cause: error,
+    });
   }
 }
 

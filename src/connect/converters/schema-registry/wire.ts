@@ -44,7 +44,8 @@ export function messageIndexes(
   bytes: Uint8Array,
   start = HEADER_BYTES,
 ): { indexes: readonly number[]; offset: number } {
-  let [count, pos] = readZigZag(bytes, start);
+  const [count, first] = readZigZag(bytes, start);
+  let pos = first;
   if (count === 0) return { indexes: FIRST_MESSAGE, offset: pos };
   if (count < 0 || count > 64)
     throw new DataError(`Protobuf message indexes: a count of ${count} is not valid`);
