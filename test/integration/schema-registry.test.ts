@@ -42,7 +42,13 @@ afterAll(async () => {
 });
 
 /** Runs one share-mode PostgresSink connector on `topic` with `converter` lines; returns the run. */
-function runConnector(name: string, topic: string, table: string, converter: string[]): CliRun {
+function runConnector(
+  name: string,
+  topic: string,
+  table: string,
+  converter: string[],
+  mode: 'share' | 'classic' = 'share',
+): CliRun {
   const worker = path.join(dir, `${name}-worker.properties`);
   writeFileSync(worker, [`bootstrap.servers=${testBrokers()}`, 'pool.threads=1'].join('\n'));
   const connector = path.join(dir, `${name}.properties`);
@@ -55,11 +61,15 @@ function runConnector(name: string, topic: string, table: string, converter: str
       `connection.url=${PG_URL}`,
       `table=${table}`,
       'auto.create=true',
-      'consumer.override.group.protocol=share',
-      'share.group.share.auto.offset.reset=earliest',
+      ...(mode === 'share'
+        ? [
+            'consumer.override.group.protocol=share',
+            'share.group.share.auto.offset.reset=earliest',
+            'errors.deadletterqueue.copy.record.enable=true',
+          ]
+        : ['consumer.override.group.protocol=classic', 'consumer.override.auto.offset.reset=earliest']),
       'errors.tolerance=all',
       `errors.deadletterqueue.topic.name=dlq.${name}`,
-      'errors.deadletterqueue.copy.record.enable=true',
       'key.converter=org.apache.kafka.connect.storage.StringConverter',
       ...converter,
     ].join('\n'),
@@ -562,5 +572,33 @@ message Shipment {
     expect(lines[0]).toContain('ECONNREFUSED');
     const { rows } = await db.query(`SELECT n FROM "${table}" ORDER BY n`);
     expect(rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  }, 180_000);
+
+  it("classic mode: a bad record goes to Connect's dead-letter topic, the good ones to the table", async () => {
+    const { name, topic, table } = names('sr-classic');
+    await createTopic(topic);
+    topics.push(`dlq.${name}`);
+    const schema = JSON.stringify({ type: 'record', name: 'Ping', fields: [{ name: 'n', type: 'int' }] });
+    const id = await registerSchema(`${topic}-value`, schema);
+    await produce(topic, [
+      { key: 'k1', value: frame(id, Buffer.from([2])) },
+      { key: 'bad', value: frame(2_000_000_001, Buffer.from([4])) },
+      { key: 'k3', value: frame(id, Buffer.from([6])) },
+    ]);
+    const run = runConnector(
+      name,
+      topic,
+      table,
+      [
+        'value.converter=io.confluent.connect.avro.AvroConverter',
+        `value.converter.schema.registry.url=${registryUrl}`,
+      ],
+      'classic',
+    );
+    await rowsIn(table, 2, run);
+    const [dead] = await readFromBeginning(`dlq.${name}`, 1, 30_000);
+    await stop(run);
+    expect(dead!.key?.toString()).toBe('bad');
+    expect((await db.query(`SELECT n FROM "${table}" ORDER BY n`)).rows).toEqual([{ n: 1 }, { n: 3 }]);
   }, 180_000);
 });
