@@ -202,6 +202,24 @@ export function renderMarkdown(r: BenchResults): string {
     if (p.rowsInTable !== undefined) out.push(`\nRows in the sink's table afterwards: ${n(p.rowsInTable)}.`);
   }
 
+  for (const [name, j] of Object.entries(s.jdbc ?? {})) {
+    out.push('');
+    out.push(
+      `## 10. ${name}: the JDBC sink at its defaults vs a bare driver loop (same rows, same batch size)`,
+    );
+    out.push('');
+    out.push('| | rows/s | batch | CPU µs/row (process) | samples |');
+    out.push('|---|---|---|---|---|');
+    if (j.sharesink)
+      out.push(
+        `| sharesink share, 1 task, io.confluent.connect.jdbc.JdbcSinkConnector (defaults) | ${n(j.sharesink.recordsPerSec)} (steady ${n(j.sharesink.steadyRecordsPerSec)}) | ${n(j.sharesink.avgRecordsPerPut, 1)} | ${n(j.sharesink.cpuUsPerRecord, 1)} | ${j.samples.sharesink.join(', ')} |`,
+      );
+    if (j.bare)
+      out.push(
+        `| bare ${name === 'postgresql' ? 'pg' : 'mysql2'} loop, 1 connection | ${n(j.bare.recordsPerSec)} | ${j.batchSize ?? '–'} | ${n(j.bare.cpuUsPerRecord, 1)} | ${j.samples.bare.join(', ')} |`,
+      );
+  }
+
   if (s.runtimeCost.length > 0) {
     out.push('');
     out.push('## 5. Runtime cost with NoopSink, max.poll.records 500 (whole process: main + pool threads)');

@@ -95,6 +95,14 @@ export interface PostgresResult {
   samples?: { sharesink: number[]; sharesinkOneThread: number[]; bare: number[] };
 }
 
+/** Scenario 10, one database: the JDBC sink at its defaults against a bare driver loop. */
+export interface JdbcDialectResult {
+  sharesink?: ChildResult;
+  bare?: ChildResult;
+  batchSize?: number;
+  samples: { sharesink: number[]; bare: number[] };
+}
+
 export interface BenchResults {
   readonly schema: 1;
   readonly startedAt: string;
@@ -117,6 +125,8 @@ export interface BenchResults {
     noop: SharesinkRow[];
     latency: LatencyRow[];
     postgres: PostgresResult | undefined;
+    /** Scenario 10, the JDBC sink per database (bench/scenarios/jdbc.ts). */
+    jdbc?: Partial<Record<'postgresql' | 'mariadb', JdbcDialectResult>>;
     runtimeCost: Array<{ topic: string; mode: string; tasks: number; via: string } & Record<string, unknown>>;
     e2e: E2eResult[];
     /** Scenario 7, I/O-bound sinks with default settings (bench/scenarios/io.ts). */
@@ -350,6 +360,16 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
     /** Steady rows/s of PostgresSink (start-up excluded) over the bare loop's rows/s. */
     postgresVsBarePg: ratio(pg?.sharesink?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
     postgresOneThreadVsBarePg: ratio(pg?.sharesinkOneThread?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
+    /** Steady rows/s of the JDBC sink at its defaults over a bare pg loop's (scenario 10). */
+    jdbcPostgresVsBarePg: ratio(
+      s.jdbc?.postgresql?.sharesink?.steadyRecordsPerSec,
+      s.jdbc?.postgresql?.bare?.recordsPerSec,
+    ),
+    /** Steady rows/s of the JDBC sink at its defaults over a bare mysql2 loop's, into MariaDB (scenario 10). */
+    mariadbVsBareDriver: ratio(
+      s.jdbc?.mariadb?.sharesink?.steadyRecordsPerSec,
+      s.jdbc?.mariadb?.bare?.recordsPerSec,
+    ),
     javaShareScalingEfficiency8x: minOf(efficiencies('java-share')),
     shareVsJavaShareUnderLatency: gm(latencyVsJava),
     /** Geomean over latencies and task counts (1× and 8×) of sharesink classic ÷ Kafka Connect standalone. */

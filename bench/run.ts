@@ -4,7 +4,7 @@
  * bench/results/<timestamp>.{json,md}, and bench/results/latest.{json,md} when it is a full default
  * run (bench/record.ts). See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6,7,8,9 (scenario numbers; 7 and 8 run with --only or --full; 9 needs the schema registry, started when absent), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7,8,9,10 (scenario numbers; 7, 8 and 10 run with --only or --full; 9 needs the schema registry, started when absent), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  *
@@ -27,6 +27,7 @@ import { runEndToEnd } from './scenarios/e2e.js';
 import { runIoScenario } from './scenarios/io.js';
 import { runLatency } from './scenarios/latency.js';
 import { runAvro } from './scenarios/avro.js';
+import { runJdbc } from './scenarios/jdbc.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
 import { runSteady, warmBroker } from './scenarios/steady.js';
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
     runtimeCost(ctx); // scenario 5
     await runLatency(ctx); // scenario 3
     await runPostgres(ctx); // scenario 4
+    await runJdbc(ctx); // scenario 10
     await runEndToEnd(ctx, opts['e2e-max-rate']); // scenario 6
     if (wants(7)) {
       const io = { brokers, pgUrl, full: opts.full, scale: Number(opts.scale), topicName, createdTopics };
