@@ -30,6 +30,8 @@ export interface Plan {
   readonly quietBudgetMs: number;
   /** Runs of each drain measurement behind a headline ratio (the best counts). */
   readonly repeats: number;
+  /** Scenario 9: records per topic (Avro and JSON with schemas). */
+  readonly converterRecords: number;
 }
 
 export const SHORT: Plan = {
@@ -50,6 +52,7 @@ export const SHORT: Plan = {
   e2e: { seconds: 8, warmupSeconds: 2, fractions: [0.5, 0.25] },
   quietBudgetMs: 45_000,
   repeats: 2,
+  converterRecords: 200_000,
 };
 
 export const FULL: Plan = {
@@ -70,6 +73,7 @@ export const FULL: Plan = {
   e2e: { seconds: 30, warmupSeconds: 5, fractions: [0.5, 0.25] },
   quietBudgetMs: 600_000,
   repeats: 3,
+  converterRecords: 1_000_000,
 };
 
 /** A measurement starts once the whole machine is below this many busy cores (or the wait budget is spent). */
@@ -95,6 +99,7 @@ export function scalePlan(p: Plan, k: number): Plan {
       windowMs: Math.max(1000, Math.round(p.latency.windowMs * k)),
     },
     pgRows: c(p.pgRows),
+    converterRecords: c(p.converterRecords),
     e2e: { ...p.e2e, seconds: Math.max(3, Math.round(p.e2e.seconds * k)), warmupSeconds: 1 },
   };
 }

@@ -1,5 +1,6 @@
 /** Renders a results object (bench/results.ts) as the Markdown table in bench/results/*.md. */
 import type { ChildResult } from './child-protocol.js';
+import { renderAvro } from './scenarios/avro-results.js';
 import { renderIo } from './scenarios/io.js';
 import { renderSteady } from './scenarios/steady-results.js';
 import { formatProfile } from './profile.js';
@@ -259,6 +260,7 @@ export function renderMarkdown(r: BenchResults): string {
 
   if (s.io) out.push(...renderIo(s.io));
   if (s.steady) out.push(...renderSteady(s.steady));
+  if (s.avro) out.push(...renderAvro(s.avro));
 
   if (r.profile) {
     out.push('');

@@ -13,6 +13,7 @@ import type { ConnectLatencyResult } from './connect-standalone.js';
 import type { ConsumeResult, JavaLatencyResult, ProduceResult } from './java-tools.js';
 import { FILL_PROPS, type Plan } from './plan.js';
 import type { ProfileSummary } from './profile.js';
+import { avroRatios, type AvroResults } from './scenarios/avro-results.js';
 import { ioRatios, type IoResults } from './scenarios/io.js';
 import { steadyRatios, steadyTargets, type SteadyResults } from './scenarios/steady-results.js';
 
@@ -132,6 +133,8 @@ export interface BenchResults {
     io?: IoResults | undefined;
     /** Scenario 8, steady rate against the Java share consumer (bench/scenarios/steady.ts). */
     steady?: SteadyResults | undefined;
+    /** Scenario 9, Avro decode vs JSON with schemas (bench/scenarios/avro.ts). */
+    avro?: AvroResults | undefined;
   };
   ratios: Record<string, number | null>;
   ratiosDetail: Record<string, Array<Record<string, unknown>>>;
@@ -406,6 +409,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
   Object.assign(results.ratios, io.ratios);
   if (io.detail.length > 0) results.ratiosDetail.io = io.detail;
   Object.assign(results.ratios, steadyRatios(s.steady));
+  Object.assign(results.ratios, avroRatios(s.avro));
   const target = (value: number | null, goal: number) => ({
     value,
     target: goal,
@@ -423,6 +427,15 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
     ),
     ...io.targets,
     ...(s.steady ? steadyTargets(results.ratios) : {}),
+    ...(s.avro
+      ? {
+          'Avro decode ≤ 1.5× the CPU per record of JSON with schemas': {
+            value: results.ratios.avroDecodeVsJson ?? null,
+            target: 1.5,
+            met: results.ratios.avroDecodeVsJson == null ? null : results.ratios.avroDecodeVsJson <= 1.5,
+          },
+        }
+      : {}),
   };
 }
 

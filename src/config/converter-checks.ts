@@ -101,7 +101,8 @@ export function checkConverters(
     const spec = converters[part];
     if ((props[classKey] ?? '').trim() === '') continue;
     const builtin = BUILTIN_CONVERTER_SETTINGS.get(spec.className);
-    if (builtin === undefined) continue;
+    // a key/value-only converter named as header.converter is refused by the class check already
+    if (builtin === undefined || (part === 'header' && builtin.ignored !== undefined)) continue;
     try {
       builtin.configure(spec.props, part === 'key');
     } catch (error) {

@@ -24,6 +24,8 @@ const WHAT_TO_WRITE: Readonly<Record<PluginKind, string>> = {
 interface Known {
   readonly test: RegExp;
   readonly hint: string;
+  /** The hint is the whole problem: the class is built in, for another role. */
+  readonly builtinElsewhere?: boolean;
 }
 
 const JDBC =
@@ -53,6 +55,15 @@ const KNOWN_CONVERTERS: readonly Known[] = [
   },
 ];
 
+const KNOWN_HEADER_CONVERTERS: readonly Known[] = [
+  {
+    test: /^io\.confluent\.connect\.(avro\.AvroConverter|protobuf\.ProtobufConverter|json\.JsonSchemaConverter)$|^(Avro|Protobuf|JsonSchema)Converter$/,
+    hint: 'is a key and value converter: the Schema Registry converters convert keys and values, not headers, as in Connect; leave header.converter at SimpleHeaderConverter (the default)',
+    builtinElsewhere: true,
+  },
+  ...KNOWN_CONVERTERS,
+];
+
 const KNOWN_TRANSFORMS: readonly Known[] = [
   {
     test: /^io\.(confluent|debezium)\./,
@@ -63,7 +74,7 @@ const KNOWN_TRANSFORMS: readonly Known[] = [
 const KNOWN: Readonly<Record<PluginKind, readonly Known[]>> = {
   'sink connector': KNOWN_CONNECTORS,
   converter: KNOWN_CONVERTERS,
-  'header converter': KNOWN_CONVERTERS,
+  'header converter': KNOWN_HEADER_CONVERTERS,
   transform: KNOWN_TRANSFORMS,
   predicate: [],
 };
@@ -78,11 +89,12 @@ const KNOWN: Readonly<Record<PluginKind, readonly Known[]>> = {
 export function javaClassProblem(kind: PluginKind, name: string, builtins: readonly string[]): string {
   const dotted = name.includes('.');
   const short = name.slice(name.lastIndexOf('.') + 1);
+  const known = KNOWN[kind].find((k) => k.test.test(name));
+  if (known?.builtinElsewhere === true) return known.hint;
   if (!dotted) {
     const meant = closestName(name, builtins, 3);
     if (meant !== undefined) return `is not a ${kind} sharesink has (did you mean ${meant}?)`;
   }
-  const known = KNOWN[kind].find((k) => k.test.test(name));
   if (known !== undefined) return `is a Java class, and sharesink runs no Java: ${known.hint}`;
   if (dotted && builtins.includes(short)) {
     // Kafka's own name in the wrong package is a typo; another vendor's class of the same name is not

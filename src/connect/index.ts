@@ -13,6 +13,12 @@ export { ConnectHeaders, type Header } from './headers.js';
 export { Schemas, LOGICAL, type Schema, type SchemaType, type Field, type SchemaAndValue } from './schema.js';
 export { ConnectError, RetriableError, DataError, ConverterError, isRetriableError } from './errors.js';
 export {
+  AvroConverter,
+  JsonSchemaConverter,
+  ProtobufConverter,
+} from './converters/schema-registry/converters.js';
+export { RegistryUnreachableError } from './converters/schema-registry/client.js';
+export {
   ConfigDef,
   Password,
   type ConfigType,

@@ -170,6 +170,11 @@ function fallbackWorker(props: Readonly<Record<string, string>>): WorkerConfig |
   const check = validateWorkerConfig(props);
   const broken = new Set(check.problems.map((p) => asProblem('worker', p).key));
   if (broken.has('') || [...broken].some((key) => key.startsWith('config.providers'))) return undefined;
+  // a converter setting's problem (a missing schema.registry.url) drops that converter altogether
+  for (const key of [...broken]) {
+    const converter = /^(key|value|header)\.converter\./.exec(key)?.[0];
+    if (converter !== undefined) broken.add(converter.slice(0, -1));
+  }
   const rest = Object.fromEntries(Object.entries(props).filter(([key]) => !broken.has(key)));
   if (broken.has('bootstrap.servers')) rest['bootstrap.servers'] = 'localhost:9092';
   return validateWorkerConfig(rest).config;

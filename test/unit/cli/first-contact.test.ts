@@ -31,7 +31,7 @@ describe('every problem of every file at once', () => {
     const worker = file('avro-worker.properties', [
       'bootstrap.servers=localhost:9092',
       'value.converter=io.confluent.connect.avro.AvroConverter',
-      'value.converter.schema.registry.url=http://localhost:8081',
+      // the registry's URL left out
     ]);
     const connector = file('bad.properties', [
       'name=bad',
@@ -40,7 +40,7 @@ describe('every problem of every file at once', () => {
       'tasks.max=0',
     ]);
     expect(await problemsOf(worker, connector)).toEqual([
-      `${worker}: value.converter: "io.confluent.connect.avro.AvroConverter" is a Java class, and sharesink runs no Java: records in Schema Registry formats need a converter module that decodes them (a Node module whose default export is a Converter class); or have the producers write JSON and use JsonConverter`,
+      `${worker}: value.converter.schema.registry.url: is not set`,
       `${connector}: tasks.max: "0" is less than 1`,
     ]);
   });

@@ -194,7 +194,12 @@ describe('compileConnectorConfig problems (exact messages)', () => {
     expect(
       problemsOf(() => compile({ ...base, 'value.converter': 'io.confluent.connect.avro.AvroConverter' })),
     ).toEqual([
-      'value.converter: "io.confluent.connect.avro.AvroConverter" is a Java class, and sharesink runs no Java: records in Schema Registry formats need a converter module that decodes them (a Node module whose default export is a Converter class); or have the producers write JSON and use JsonConverter; accepted: a class name or module specifier, one of org.apache.kafka.connect.json.JsonConverter, JsonConverter, org.apache.kafka.connect.storage.StringConverter, StringConverter, org.apache.kafka.connect.converters.ByteArrayConverter, ByteArrayConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the converter',
+      "value.converter.schema.registry.url: is not set; accepted: the registry's URL, several separated by commas (the local one: run `npm run registry:start`, it prints http://127.0.0.1:18081/apis/ccompat/v7)",
+    ]);
+    expect(
+      problemsOf(() => compile({ ...base, 'value.converter': 'com.example.connect.FancyConverter' })),
+    ).toEqual([
+      'value.converter: "com.example.connect.FancyConverter" is a Java class, and sharesink runs no Java: use JsonConverter, StringConverter, ByteArrayConverter, or the Schema Registry converters (io.confluent.connect.avro.AvroConverter, io.confluent.connect.protobuf.ProtobufConverter, io.confluent.connect.json.JsonSchemaConverter; docs/converters.md), or a Node module whose default export is a Converter class (configure, toConnectData); accepted: a class name or module specifier, one of org.apache.kafka.connect.json.JsonConverter, JsonConverter, org.apache.kafka.connect.storage.StringConverter, StringConverter, org.apache.kafka.connect.converters.ByteArrayConverter, ByteArrayConverter, io.confluent.connect.avro.AvroConverter, AvroConverter, io.confluent.connect.protobuf.ProtobufConverter, ProtobufConverter, io.confluent.connect.json.JsonSchemaConverter, JsonSchemaConverter, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the converter',
     ]);
   });
 

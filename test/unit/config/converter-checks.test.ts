@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compileConnectorConfig, validateWorkerConfig } from '../../../src/config/index.js';
 import { BUILTIN_CONVERTER_SETTINGS } from '../../../src/config/converter-checks.js';
-import { BUILTIN_HEADER_CONVERTERS } from '../../../src/config/converter-names.js';
+import {
+  BUILTIN_HEADER_CONVERTERS,
+  BUILTIN_VALUE_CONVERTERS,
+  REGISTRY_CONVERTER_NAMES,
+} from '../../../src/config/converter-names.js';
 import { jsonEnvelopeNotices } from '../../../src/config/converter-notices.js';
-import { createConverters } from '../../../src/connect/converters/registry.js';
+import { createConverters, DEFAULT_CONVERTERS } from '../../../src/connect/converters/registry.js';
 import { base, problemsOf, worker } from './config-helpers.js';
 
 const compile = (props: Record<string, string>, w = worker) =>
@@ -56,8 +60,25 @@ describe('converter settings are checked when the files are compiled', () => {
   });
 
   it('knows every built-in converter by every name the registry builds, and only those', async () => {
-    expect([...BUILTIN_CONVERTER_SETTINGS.keys()].sort()).toEqual([...BUILTIN_HEADER_CONVERTERS].sort());
+    expect([...BUILTIN_CONVERTER_SETTINGS.keys()].sort()).toEqual(
+      [...new Set([...BUILTIN_HEADER_CONVERTERS, ...BUILTIN_VALUE_CONVERTERS])].sort(),
+    );
     for (const [name, builtin] of BUILTIN_CONVERTER_SETTINGS) {
+      if (REGISTRY_CONVERTER_NAMES.includes(name)) {
+        // key/value converters only; every setting they read is accepted with a valid value
+        const props: Record<string, string> = {
+          'schema.registry.url': 'http://127.0.0.1:18081/apis/ccompat/v7,http://127.0.0.1:18082',
+          'basic.auth.credentials.source': 'USER_INFO',
+          'basic.auth.user.info': 'u:p',
+          'schemas.cache.config': '10',
+          'http.read.timeout.ms': '1000',
+        };
+        expect(builtin.settings).toEqual(expect.arrayContaining(Object.keys(props)));
+        await expect(
+          createConverters({ ...DEFAULT_CONVERTERS, value: { className: name, props } }),
+        ).resolves.toBeDefined();
+        continue;
+      }
       const props = Object.fromEntries(
         builtin.settings.map((s) => [
           s,

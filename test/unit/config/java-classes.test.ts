@@ -78,15 +78,24 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
     );
   });
 
-  it("Schema Registry's AvroConverter in a worker file: a converter module, or JSON", () => {
-    const check = validateWorkerConfig({
+  it("Schema Registry's AvroConverter runs as it is; Apicurio's converter is refused with what to write", () => {
+    const avro = validateWorkerConfig({
       'bootstrap.servers': 'localhost:9092',
       'value.converter': 'io.confluent.connect.avro.AvroConverter',
       'value.converter.schema.registry.url': 'http://localhost:8081',
     });
-    expect(check.problems.map(said)).toEqual([
-      'value.converter: "io.confluent.connect.avro.AvroConverter" is a Java class, and sharesink runs no Java: records in Schema Registry formats need a converter module that decodes them (a Node module whose default export is a Converter class); or have the producers write JSON and use JsonConverter',
+    expect(avro.problems).toEqual([]);
+    const apicurio = validateWorkerConfig({
+      'bootstrap.servers': 'localhost:9092',
+      'value.converter': 'io.apicurio.registry.utils.converter.AvroConverter',
+      'value.converter.apicurio.registry.url': 'http://localhost:8080/apis/registry/v2',
+    });
+    expect(apicurio.problems.map(said)).toEqual([
+      expect.stringContaining(
+        'value.converter: "io.apicurio.registry.utils.converter.AvroConverter" is a Java class, and sharesink runs no Java: sharesink reads the Confluent wire format',
+      ),
     ]);
+    expect(said(apicurio.problems[0]!)).toContain("point schema.registry.url at Apicurio's /apis/ccompat/v7");
   });
 
   it("Debezium's ExtractNewRecordState is built in; its other transforms are not", () => {

@@ -241,7 +241,7 @@ describe('converter registry', () => {
 
   it('reports every bad converter setting with its full key', async () => {
     const config = convertersFromProps({
-      'key.converter': 'io.confluent.connect.avro.AvroConverter',
+      'key.converter': 'com.example.connect.MissingConverter',
       'value.converter': 'JsonConverter',
       'value.converter.schemas.enable': 'maybe',
       'header.converter': 'org.apache.kafka.connect.storage.Nope',
@@ -250,12 +250,32 @@ describe('converter registry', () => {
       Promise.reject(new Error('Cannot find package')),
     ).catch((e: unknown) => e);
     expect((error as ConfigError).problemLines()).toEqual([
-      'key.converter: "io.confluent.connect.avro.AvroConverter" failed to load: Cannot find package',
+      'key.converter: "com.example.connect.MissingConverter" failed to load: Cannot find package',
       'value.converter.schemas.enable: "maybe" is not true or false; accepted: true or false',
       expect.stringMatching(
         /^header.converter: "org.apache.kafka.connect.storage.Nope" is not a converter; accepted: SimpleHeaderConverter/,
       ),
     ]);
+  });
+
+  it('builds the Schema Registry converters, and names a missing schema.registry.url under its key', async () => {
+    const error = await createConverters(
+      convertersFromProps({ 'value.converter': 'io.confluent.connect.avro.AvroConverter' }),
+    ).catch((e: unknown) => e);
+    expect((error as ConfigError).problemLines()).toEqual([
+      expect.stringMatching(
+        /^value\.converter\.schema\.registry\.url: is not set; accepted: the registry's URL/,
+      ),
+    ]);
+    const loaded = await createConverters(
+      convertersFromProps({
+        'value.converter': 'io.confluent.connect.protobuf.ProtobufConverter',
+        'value.converter.schema.registry.url': 'http://127.0.0.1:18081/apis/ccompat/v7',
+      }),
+    );
+    // a null value needs no registry
+    expect(loaded.value.toConnectData('t', null)).toEqual({ schema: undefined, value: null });
+    expect(() => loaded.value.toConnectData('t', bytes('plain'))).toThrow(/not the magic byte 0/);
   });
 
   it('loads a converter class from a module', async () => {

@@ -120,13 +120,9 @@ export class RegistryClient {
       req.setTimeout(readTimeoutMs, () => req.destroy(new Error(`no answer within ${readTimeoutMs} ms`)));
       req.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(connectTimer);
-        reject(
-          new Error(
-            error.code
-              ? `${error.code} ${error.message}`.replace(`${error.code} ${error.code}`, error.code)
-              : error.message,
-          ),
-        );
+        // Node's messages usually name the code already ("connect ECONNREFUSED 127.0.0.1:18081")
+        const named = error.code === undefined || error.message.includes(error.code);
+        reject(new Error(named ? error.message : `${error.code}: ${error.message}`));
       });
       req.on('response', (res) => {
         clearTimeout(connectTimer);

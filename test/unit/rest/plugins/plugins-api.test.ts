@@ -62,6 +62,9 @@ describe('GET /connector-plugins', () => {
       'org.apache.kafka.connect.json.JsonConverter',
       'org.apache.kafka.connect.storage.StringConverter',
       'org.apache.kafka.connect.converters.ByteArrayConverter',
+      'io.confluent.connect.avro.AvroConverter',
+      'io.confluent.connect.protobuf.ProtobufConverter',
+      'io.confluent.connect.json.JsonSchemaConverter',
     ]);
     expect(byType('header_converter')).toContain('org.apache.kafka.connect.storage.SimpleHeaderConverter');
     expect(byType('transformation')).toContain('org.apache.kafka.connect.transforms.Cast$Value');
