@@ -309,6 +309,8 @@ export class ShareConsumer {
     await Promise.all([...this.channels.values()].map((ch) => ch.run(() => closeSession(this.ackHost, ch))));
     await this.membership.leave();
     await this.transport.close();
+    // a refresh still waiting on the cluster ends with its close: nothing of it may outlive close()
+    await this.refreshing;
     this.log.info(this.metrics.snapshot(), 'share consumer closed');
   }
 
@@ -402,10 +404,13 @@ export class ShareConsumer {
         this.metadataStale = false;
         this.dir.applyMetadata(await this.transport.metadata(this.subscription));
         onMetadataRefreshed(this.errorHost);
+        if (this.closed) return;
         // a partition without a leader (election under way) would otherwise be asked about in a tight loop
         if (!this.placePartitions()) await new Promise((r) => setTimeout(r, 200));
       } catch (err) {
         this.metadataStale = true;
+        // failing because the consumer closed is no news, and no retry follows
+        if (this.closed) return;
         onMetadataFailure(this.errorHost, err);
         await new Promise((r) => setTimeout(r, 200));
       } finally {
