@@ -268,7 +268,7 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
     await w.start();
   } catch (err) {
     await w.stop().catch(() => undefined);
-    if (spec.mode === 'classic' && isSharesinkError(err) && err.code === 'SHARESINK_NOT_IMPLEMENTED')
+    if (spec.mode === 'classic' && isSharesinkError(err) && String(err.code) === 'SHARESINK_NOT_IMPLEMENTED')
       return runKafkajsClassic(spec, 'the classic task runner is not wired yet (SHARESINK_NOT_IMPLEMENTED)');
     throw err;
   }

@@ -31,6 +31,12 @@ export function renderMarkdown(r: BenchResults): string {
       `sharesink ${v.sharesink.gitSha.slice(0, 10)}${v.sharesink.dirtySrc.length > 0 ? ` (+${v.sharesink.dirtySrc.length} uncommitted src files)` : ''} · ` +
       `${String(r.machine.cpus)} CPUs (${String(r.machine.cpuModel)}) · load ${r.loadAverage.start.join('/')} → ${r.loadAverage.end.join('/')}`,
   );
+  if ((r.notRecord ?? []).length > 0) {
+    out.push('');
+    out.push(
+      `**A partial run, not the benchmark record** (bench/results/latest.* is written by full default runs only): ${(r.notRecord ?? []).join('; ')}.`,
+    );
+  }
   const busy = r.quiet.map((q) => q.busyCores).filter((b): b is number => b !== undefined);
   if (busy.length > 0) {
     const sorted = [...busy].sort((a, b) => a - b);

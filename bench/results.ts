@@ -103,6 +103,8 @@ export interface BenchResults {
   /** 1 unless --scale shrank or grew the counts (results at another scale are not comparable). */
   readonly scale: number;
   readonly command: string;
+  /** Why this run is not the benchmark record (bench/record.ts); empty for a full default run. */
+  notRecord?: string[];
   readonly versions: Record<string, unknown>;
   readonly machine: Record<string, unknown>;
   readonly configs: Record<string, unknown>;
@@ -410,7 +412,10 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/[:]/g, '-').replace(/\..+$/, 'Z');
 }
 
-/** Writes bench/results/<timestamp>.{json,md} and latest.{json,md}. */
+/**
+ * Writes bench/results/<timestamp>.{json,md}, and latest.{json,md} only when the run is the record
+ * (`results.notRecord` empty: a full default run, bench/record.ts).
+ */
 export function saveResults(results: BenchResults, md: string, started: Date): void {
   const dir = path.join(BENCH_DIR, 'results');
   mkdirSync(dir, { recursive: true });
@@ -418,7 +423,15 @@ export function saveResults(results: BenchResults, md: string, started: Date): v
   const json = `${JSON.stringify(results, null, 2)}\n`;
   writeFileSync(path.join(dir, `${base}.json`), json);
   writeFileSync(path.join(dir, `${base}.md`), md);
+  const notRecord = results.notRecord ?? [];
+  if (notRecord.length > 0) {
+    say(
+      `[bench] wrote bench/results/${base}.{json,md} only: a partial run, latest.{json,md} left as they were`,
+    );
+    say(`[bench] not the record because: ${notRecord.join('; ')}`);
+    return;
+  }
   writeFileSync(path.join(dir, 'latest.json'), json);
   writeFileSync(path.join(dir, 'latest.md'), md);
-  say(`[bench] wrote bench/results/${base}.{json,md} and latest.{json,md}`);
+  say(`[bench] wrote bench/results/${base}.{json,md} and latest.{json,md} (a full default run)`);
 }

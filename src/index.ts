@@ -46,8 +46,9 @@
  */
 
 // errors
-export { SharesinkError, ConfigError, isSharesinkError } from './errors.js';
-export type { SharesinkErrorOptions } from './errors.js';
+export { SharesinkError, ConfigError, ConfigProblem, isSharesinkError } from './errors.js';
+export type { SharesinkErrorOptions, SharesinkErrorCode } from './errors.js';
+export { MissingPackageError } from './optional-package.js';
 
 // the share consumer (KIP-932) and the Kafka wire layer's errors
 export { ShareConsumer } from './kafka/share/share-consumer.js';
@@ -76,17 +77,17 @@ export {
   KafkaRequestTimeoutError,
   KafkaErrorCode,
   kafkaErrorName,
-} from './kafka/errors.js';
+} from './kafka/errors/kafka-errors.js';
 export {
   KafkaUnreachableError,
   ShareGroupsUnavailableError,
   KafkaAuthorizationError,
-} from './kafka/cluster-errors.js';
-export { KafkaAuthenticationError, SaslRequiredError } from './kafka/auth-errors.js';
-export { KafkaTlsError } from './kafka/tls-errors.js';
-export type { TlsFailureReason } from './kafka/tls-errors.js';
-export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/cluster-errors.js';
-export { checkKafkaCluster } from './kafka/preflight.js';
+} from './kafka/errors/cluster-errors.js';
+export { KafkaAuthenticationError, SaslRequiredError } from './kafka/errors/auth-errors.js';
+export { KafkaTlsError } from './kafka/errors/tls-errors.js';
+export type { TlsFailureReason } from './kafka/errors/tls-errors.js';
+export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/errors/cluster-errors.js';
+export { checkKafkaCluster } from './kafka/admin/preflight.js';
 // Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by hand
 export {
   parseKafkaSecurity,
@@ -103,7 +104,7 @@ export type {
 } from './kafka/security/index.js';
 export type { ClientSecurities, ClientKind } from './config/client-security.js';
 export { printableConfig } from './config/printable.js';
-export type { PreflightOptions, PreflightTarget } from './kafka/preflight.js';
+export type { PreflightOptions, PreflightTarget } from './kafka/admin/preflight.js';
 
 // the connector contract
 export * from './connect/index.js';
@@ -118,7 +119,7 @@ export { checkConnectorCode } from './actors/connector-checks.js';
 export {
   validateConfigs,
   validateConnector,
-  type ConfigProblem,
+  type ValidationProblem,
   type ConfigValidation,
   type ConnectorValidation,
 } from './config/validate-configs.js';
@@ -200,13 +201,13 @@ export { logLevelsFor, LogLevels } from './observability/log-levels.js';
 export type { LoggerLevel } from './observability/log-levels.js';
 
 // the REST API (Connect's endpoints), /metrics, /health and the live view of the machines
-export { startRestServer } from './rest/server.js';
-export type { RestServer, RestServerOptions } from './rest/server.js';
+export { startRestServer } from './rest/server/server.js';
+export type { RestServer, RestServerOptions } from './rest/server/server.js';
 export type { RestWorker, RestConnector } from './rest/worker-view.js';
-export type { HealthReport } from './rest/health.js';
-export type { Router } from './rest/router.js';
+export type { HealthReport } from './actors/health.js';
+export type { Router } from './rest/server/router.js';
 export type { RestSecurity } from './config/rest-security.js';
-export { RestError } from './rest/errors.js';
+export { RestError } from './rest/server/errors.js';
 export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
 // the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
 export { HttpRequestRefusedError } from './sinks/http/errors.js';

@@ -17,7 +17,7 @@ import {
 } from '../observability/transition-counter.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
 import { ConfigError, SharesinkError, isSharesinkError } from '../errors.js';
-import { healthReport, type HealthReport } from '../rest/health.js';
+import { healthReport, type HealthReport } from './health.js';
 import { checkClusterForConnectors } from './cluster-check.js';
 import { checkConnectorCode, reportConnectorNotes } from './connector-checks.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';

@@ -8,7 +8,7 @@ import { loadConnectorConfig, loadWorkerConfig } from '../config/index.js';
 import {
   formatProblem,
   validateConfigs,
-  type ConfigProblem,
+  type ValidationProblem,
   type ConfigValidation,
 } from '../config/validate-configs.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
@@ -31,7 +31,7 @@ export async function validateFiles(
     read.map((r) => r.props),
   );
   // each problem under the file to fix
-  const fileOf = (p: ConfigProblem) => (p.index === undefined ? workerFile : read[p.index]!.file);
+  const fileOf = (p: ValidationProblem) => (p.index === undefined ? workerFile : read[p.index]!.file);
   problems.push(...check.problems.map((p) => formatProblem({ ...p, source: fileOf(p) })));
   if (problems.length > 0 || check.worker === undefined) throw new ConfigError(problems);
   return { ...check, worker: check.worker };

@@ -27,7 +27,7 @@ import { ConfigError } from '../errors.js';
 import { notice } from '../logger.js';
 import { logLevelsFor } from '../observability/log-levels.js';
 import { addDistributedRoutes } from '../rest/distributed-routes.js';
-import { startRestServer, type RestServer } from '../rest/server.js';
+import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { checkClusterForConnectors } from '../actors/cluster-check.js';
 import { chooseLogLevel, createCliLogger, type LogFormat } from './cli-logger.js';
 
@@ -51,7 +51,7 @@ export async function compileDistributedFile(
     });
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    problems.push(...err.problems);
+    problems.push(...err.problemLines());
   }
   if (problems.length > 0 || check.config === undefined || distributed === undefined)
     throw new ConfigError(problems.map((p) => `${workerFile}: ${p}`));

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
 import { Worker, stopOnSignals } from '../actors/worker.js';
-import { startRestServer, type RestServer } from '../rest/server.js';
+import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { logLevelsFor } from '../observability/log-levels.js';
 import { isSharesinkError } from '../errors.js';
 import { LOG_LEVELS } from '../config/worker-def.js';

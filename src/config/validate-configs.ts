@@ -25,7 +25,7 @@ import type { ConnectorConfig, WorkerConfig } from './types.js';
 import { isJavaClassName } from './validators.js';
 
 /** One problem (or note) of one config object, filed under the setting it is about. */
-export interface ConfigProblem {
+export interface ValidationProblem {
   /** `worker`, or the connector's `name` (`connectors[i]` when it has none). */
   readonly source: string;
   /** The setting, e.g. `http.url`; `''` when the problem is about no single setting. */
@@ -40,9 +40,9 @@ export interface ConfigProblem {
 export interface ConnectorValidation {
   /** The compiled config; undefined when there is a problem. */
   readonly config: ConnectorConfig | undefined;
-  readonly problems: readonly ConfigProblem[];
+  readonly problems: readonly ValidationProblem[];
   /** Warnings and notices: settings with no effect, likely typos (did you mean …?), converter surprises. */
-  readonly notes: readonly ConfigProblem[];
+  readonly notes: readonly ValidationProblem[];
   /** The connector's own settings, when its module could be loaded. */
   readonly definition: ConfigDef<Record<string, unknown>> | undefined;
 }
@@ -55,18 +55,18 @@ export interface ConfigValidation {
   /** The compiled connectors, in order; only when `valid` (empty otherwise). */
   readonly connectors: readonly ConnectorConfig[];
   /** Every problem of every object, each with its source and key. */
-  readonly problems: readonly ConfigProblem[];
-  readonly notes: readonly ConfigProblem[];
+  readonly problems: readonly ValidationProblem[];
+  readonly notes: readonly ValidationProblem[];
 }
 
 /** `key: message` as sharesink's checks write a problem; `''` as the key when it names none. */
-export function asProblem(source: string, text: string): ConfigProblem {
+export function asProblem(source: string, text: string): ValidationProblem {
   const m = /^([^\s:]+): ([\s\S]*)$/.exec(text);
   return m === null ? { source, key: '', message: text } : { source, key: m[1]!, message: m[2]! };
 }
 
 /** `source: key: message`, the line `sharesink validate` prints. */
-export function formatProblem(p: ConfigProblem): string {
+export function formatProblem(p: ValidationProblem): string {
   return p.key === '' ? `${p.source}: ${p.message}` : `${p.source}: ${p.key}: ${p.message}`;
 }
 
@@ -195,7 +195,7 @@ function ownProblems(
   connector: SinkConnector,
   props: Readonly<Record<string, string>>,
   source: string,
-): ConfigProblem[] {
+): ValidationProblem[] {
   try {
     return describeConnectorProblems(source, connector.validate(props)).map((p) =>
       asProblem(source, unprefixed(p, source)),

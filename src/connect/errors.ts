@@ -1,4 +1,4 @@
-import { SharesinkError, type SharesinkErrorOptions } from '../errors.js';
+import { SharesinkError, type SharesinkErrorCode, type SharesinkErrorOptions } from '../errors.js';
 
 const RETRIABLE = Symbol.for('sharesink.retriable');
 
@@ -7,7 +7,11 @@ const RETRIABLE = Symbol.for('sharesink.retriable');
  * Thrown from `put()` it REJECTs the batch in share mode and fails the task in classic mode.
  */
 export class ConnectError extends SharesinkError {
-  constructor(message: string, options: SharesinkErrorOptions = {}, code = 'SHARESINK_CONNECT_ERROR') {
+  constructor(
+    message: string,
+    options: SharesinkErrorOptions = {},
+    code: SharesinkErrorCode = 'SHARESINK_CONNECT_ERROR',
+  ) {
     super(code, message, options);
   }
 }
@@ -19,8 +23,12 @@ export class ConnectError extends SharesinkError {
 export class RetriableError extends ConnectError {
   readonly [RETRIABLE] = true;
 
-  constructor(message: string, options: SharesinkErrorOptions = {}) {
-    super(message, options, 'SHARESINK_RETRIABLE');
+  constructor(
+    message: string,
+    options: SharesinkErrorOptions = {},
+    code: SharesinkErrorCode = 'SHARESINK_RETRIABLE',
+  ) {
+    super(message, options, code);
   }
 }
 

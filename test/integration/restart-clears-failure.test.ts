@@ -28,7 +28,7 @@ describe.each(['share', 'classic'] as const)('a task restarted over REST (%s mod
   it('counts as healthy again: /health UP, and SIGTERM exits 0', async () => {
     const topic = uniqueTopic(`valid-restart-${mode}`);
     topics.push(topic);
-    await createTopic(topic);
+    await createTopic(topic, { partitions: 1 });
     const name = `valid-restart-${mode}`;
     const events = path.join(dir, `${name}.events`);
     const run = await startRestCli(

@@ -11,7 +11,7 @@ import { clearFailures } from '../../actors/worker.js';
 import type { DistributedConfig } from '../../config/distributed-def.js';
 import { parseListener } from '../../config/listener.js';
 import type { WorkerConfig } from '../../config/types.js';
-import { createClassicKafka } from '../../kafka/classic-consumer.js';
+import { createClassicKafka } from '../../kafka/kafkajs/classic-consumer.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { defaultLogger } from '../../logger.js';
 import { createActorCensus, type ActorCensus } from '../../observability/actor-census.js';

@@ -14,7 +14,7 @@ import { SinkConnector } from '../../connect/sink-connector.js';
 import type { SinkRecord } from '../../connect/sink-record.js';
 import { SinkTask } from '../../connect/sink-task.js';
 import { ConfigError } from '../../errors.js';
-import '../../kafka/kafkajs-request-queue.js';
+import '../../kafka/kafkajs/request-queue.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { KAFKA_SINK_CONFIG, kafkaSinkSettings, type KafkaSinkSettings } from './config.js';
 import { errorChain, explainTargetError } from './target-errors.js';
@@ -42,8 +42,8 @@ export class KafkaSinkConnector extends SinkConnector {
       if (!(error instanceof ConfigError)) throw error;
       // each problem under the key it names (`producer.override.sasl.mechanism: …`)
       for (const problem of error.problems) {
-        const key = problem.slice(0, Math.max(0, problem.indexOf(': '))) || 'bootstrap.servers';
-        problems.set(key, [...(problems.get(key) ?? []), problem]);
+        const key = problem.key ?? 'bootstrap.servers';
+        problems.set(key, [...(problems.get(key) ?? []), String(problem)]);
       }
     }
     return problems;

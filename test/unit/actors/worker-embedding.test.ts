@@ -11,7 +11,7 @@ import { Worker, type TaskFailure } from '../../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
 import type { ConnectorConfig, WorkerConfig } from '../../../src/config/types.js';
 import { ConfigError, isSharesinkError } from '../../../src/errors.js';
-import { KafkaUnreachableError } from '../../../src/kafka/cluster-errors.js';
+import { KafkaUnreachableError } from '../../../src/kafka/errors/cluster-errors.js';
 
 const logger = pino({ level: 'silent' });
 const failing = fileURLToPath(new URL('../../fixtures/connectors/failing-connector.ts', import.meta.url));
@@ -58,7 +58,7 @@ describe('Worker, embedded', () => {
     );
     await w.stop();
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).problems).toEqual([
+    expect((err as ConfigError).problemLines()).toEqual([
       `one: file: directory ${path.join(dir, 'missing')} does not exist; create it or fix the path`,
       `two: file: directory ${path.join(dir, 'missing')} does not exist; create it or fix the path`,
     ]);

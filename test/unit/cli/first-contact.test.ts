@@ -23,7 +23,7 @@ async function problemsOf(worker: string, ...connectors: string[]): Promise<read
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(ConfigError);
-  return (err as ConfigError).problems.map((p) => p.split('; accepted: ')[0]!);
+  return (err as ConfigError).problemLines().map((p) => p.split('; accepted: ')[0]!);
 }
 
 describe('every problem of every file at once', () => {

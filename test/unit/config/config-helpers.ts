@@ -26,7 +26,7 @@ export function problemsOf(run: () => unknown): readonly string[] {
       `Invalid configuration (${configError.problems.length} problem${configError.problems.length === 1 ? '' : 's'}):\n` +
         configError.problems.map((p) => `  - ${p}`).join('\n'),
     );
-    return configError.problems;
+    return configError.problemLines();
   }
   throw new Error('expected a ConfigError');
 }

@@ -89,7 +89,7 @@ describe('parseProperties', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([
+    expect((error as ConfigError).problemLines()).toEqual([
       'line 2: malformed escape \\u12G4; accepted: \\u followed by 4 hexadecimal digits',
       'line 4: malformed escape \\u00; accepted: \\u followed by 4 hexadecimal digits',
     ]);

@@ -103,7 +103,7 @@ describe('ConfigDef', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([
+    expect((error as ConfigError).problemLines()).toEqual([
       'name: is required and has no value; accepted: a string, a non-empty string',
       'tasks.max: "0" is less than 1; accepted: a 32-bit integer, [1,...]',
       `retry.ms: "1.5" is not an integer between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}; accepted: an integer between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
@@ -113,6 +113,19 @@ describe('ConfigDef', () => {
       'errors.tolerance: "some" is not one of the accepted values; accepted: a string, one of none, all',
       'modes: "a,c" contains "c"; accepted: a comma-separated list, a comma-separated list of a, b',
     ]);
+    const [name, tasksMax] = (error as ConfigError).problems;
+    expect({ ...name }).toEqual({
+      key: 'name',
+      message: 'is required and has no value; accepted: a string, a non-empty string',
+      value: undefined,
+      accepted: 'a string, a non-empty string',
+      connector: undefined,
+    });
+    expect({ ...tasksMax }).toMatchObject({
+      key: 'tasks.max',
+      value: '0',
+      accepted: 'a 32-bit integer, [1,...]',
+    });
   });
 
   it('never shows a password value in a problem', () => {

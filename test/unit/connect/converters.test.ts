@@ -249,7 +249,7 @@ describe('converter registry', () => {
     const error = await createConverters(config, () =>
       Promise.reject(new Error('Cannot find package')),
     ).catch((e: unknown) => e);
-    expect((error as ConfigError).problems).toEqual([
+    expect((error as ConfigError).problemLines()).toEqual([
       'key.converter: "io.confluent.connect.avro.AvroConverter" failed to load: Cannot find package',
       'value.converter.schemas.enable: "maybe" is not true or false; accepted: true or false',
       expect.stringMatching(

@@ -16,7 +16,7 @@ function problemsOf(fn: () => unknown): readonly string[] {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
+    if (err instanceof ConfigError) return err.problemLines();
     throw err;
   }
   throw new Error('no ConfigError');

@@ -2,7 +2,7 @@
 // close() is called (its connection retries back off) used to fail ~345 ms after close() resolved,
 // with a WARN "metadata refresh failed … the KafkaCluster is closed" and a 200 ms timer after it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KafkaConnectionError } from '../../../../src/kafka/errors.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors/kafka-errors.js';
 import type { ShareFetchResponse } from '../../../../src/kafka/protocol/messages/share-fetch.js';
 import { ShareConsumer } from '../../../../src/kafka/share/share-consumer.js';
 import type { ShareTransport } from '../../../../src/kafka/share/transport.js';
