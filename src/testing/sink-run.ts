@@ -21,7 +21,8 @@ import {
   settleWithin,
   TaskHungError,
   toSinkRecord,
-  type MapKey, type MapValue,
+  type MapKey,
+  type MapValue,
 } from './task-calls.js';
 import { checkTask, KitUsageError } from './usage.js';
 
@@ -386,7 +387,13 @@ export class SinkRun {
   #sinkRecord(a: ModelAcquiredRecord, index: number): SinkRecord {
     const { topic, partition } = this.#run;
     const content = this.#schedule.records[a.offset]!;
-    return toSinkRecord(content, { topic, partition, ...a }, index, this.#options.mapValue, this.#options.mapKey);
+    return toSinkRecord(
+      content,
+      { topic, partition, ...a },
+      index,
+      this.#options.mapValue,
+      this.#options.mapKey,
+    );
   }
 
   #call<T>(result: T | Promise<T>, what: string): Promise<T> {
