@@ -332,6 +332,7 @@ export class ConnectorRuntime {
         logger: this.log,
         pool: instance.pool,
         supervisor: instance.supervisor,
+        deliveryLimit: instance.deliveryLimit,
         inspect: this.inspect,
         activeTopics: this.topics,
       });

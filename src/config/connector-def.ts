@@ -179,7 +179,8 @@ export const ERRORS_DEF = new ConfigDef()
     default: false,
     importance: 'medium',
     group: errors,
-    documentation: 'Log every failed record (topic, partition, offset and the error).',
+    documentation:
+      'Log failed records (never good ones): one WARN line per error of a batch, naming the records it covers compactly (`orders-1@10-12,15`), with the error.',
   })
   .define({
     name: 'errors.log.include.messages',

@@ -28,6 +28,7 @@ import {
   type MetadataRequest,
   type MetadataResponseTopic,
 } from './protocol/messages/metadata.js';
+import { BackoffWaits } from './backoff-waits.js';
 import { alterGroupConfigs, describeGroupConfigs } from './admin/group-configs.js';
 import { ClusterMetadata, type BrokerNode, type TopicMetadata } from './cluster-metadata.js';
 
@@ -50,10 +51,6 @@ export interface KafkaClusterOptions {
   retry?: { initialBackoffMs?: number; maxBackoffMs?: number; maxAttempts?: number };
   /** Replaces {@link openBrokerConnection} (tests, custom transports). */
   openConnection?: (options: BrokerConnectionOptions) => Promise<BrokerConnection>;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function parseAddress(address: string): { host: string; port: number } {
@@ -84,6 +81,8 @@ export class KafkaCluster {
   private bootstrapConn: BrokerConnection | undefined;
   private bootstrapPending: Promise<BrokerConnection> | undefined;
   private closed = false;
+  /** Backoff waits under way: close() ends them, so no retry loop outlives the cluster. */
+  private readonly waits = new BackoffWaits();
 
   constructor(options: KafkaClusterOptions) {
     if (options.brokers.length === 0) throw new TypeError('KafkaCluster needs at least one bootstrap broker');
@@ -191,7 +190,8 @@ export class KafkaCluster {
         return result;
       } catch (err) {
         const retriable = err instanceof KafkaConnectionError || (err instanceof KafkaError && err.retriable);
-        if (!retriable || n >= this.backoff.maxAttempts) throw err;
+        // closed meanwhile: an inner retry loop's "closed" is not worth another wait
+        if (!retriable || this.closed || n >= this.backoff.maxAttempts) throw err;
         const wait = Math.round(delay * (0.8 + Math.random() * 0.4));
         // a connection error's own message repeats the address and its cause (failure-reason.ts)
         const f = failureFields(err);
@@ -202,7 +202,7 @@ export class KafkaCluster {
               ? f.err
               : `${f.err} (${f.broker})`;
         waiting.failed(reason, { ...f, attempt: n, retryInMs: wait });
-        await sleep(wait);
+        await this.waits.sleep(wait);
         delay = Math.min(delay * 2, this.backoff.maxMs);
       }
     }
@@ -381,6 +381,7 @@ export class KafkaCluster {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.waits.wakeAll();
     const all = [...this.conns.values()];
     if (this.bootstrapConn !== undefined) all.push(this.bootstrapConn);
     this.conns.clear();

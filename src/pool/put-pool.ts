@@ -6,6 +6,7 @@ import { Piscina, queueOptionsSymbol } from 'piscina';
 import type { RawRecord } from '../connect/raw-record.js';
 import { SharesinkError } from '../errors.js';
 import { defaultLogger, type Logger } from '../logger.js';
+import { threadImportFailure } from './thread-import-failure.js';
 import type {
   AbortRequest,
   ControlReply,
@@ -372,7 +373,7 @@ function moduleUnloadable(error: ErrorInfo): SharesinkError {
   const cause = Object.assign(new Error(error.message), { stack: error.stack });
   return new SharesinkError(
     error.code === 'SHARESINK_CONNECTOR_MODULE_INVALID' ? error.code : 'SHARESINK_POOL_START_FAILED',
-    `the put pool's worker threads cannot load the connector module: ${error.message}`,
+    threadImportFailure(error.message),
     { cause },
   );
 }

@@ -42,6 +42,12 @@ export interface CheckSinkTaskOptions {
   cleanup?(run: RunContext): unknown;
   /** Shapes the value handed to put(); default: the generated value as it is. */
   mapValue?: (value: unknown, record: RecordRef) => unknown;
+  /**
+   * Shapes the key handed to put(); default: the generated key (short strings that repeat, or null).
+   * For a sink that upserts by record key, give each record its own: `(_key, record) => record.id`,
+   * and have observe() read the keys back as record ids.
+   */
+  mapKey?: (key: string | null, record: RecordRef) => unknown;
   /** Shapes of the generated schedules (record contents, faults, instances, rounds). */
   schedule?: ScheduleOptions;
   /** Replaces the schedule arbitrary altogether. */
@@ -231,6 +237,7 @@ async function runOnce(
   const context: RunContext = { index, topic, partition, props };
   const run = new SinkRun(taskFactory, schedule, context, {
     mapValue: options.mapValue,
+    mapKey: options.mapKey,
     callTimeoutMs: options.callTimeoutMs ?? 10_000,
   });
   try {

@@ -19,7 +19,7 @@ export {
 } from './check-sink-task.js';
 export type { RunContext } from './sink-run.js';
 export { testTaskContext, type ErrantReport } from './task-context.js';
-export { recordId, TaskHungError, type RecordRef, type MapValue } from './task-calls.js';
+export { recordId, TaskHungError, type RecordRef, type MapValue, type MapKey } from './task-calls.js';
 export { KitUsageError } from './usage.js';
 export {
   SharePartitionModel,

@@ -21,6 +21,7 @@ import {
   settleWithin,
   TaskHungError,
   toSinkRecord,
+  type MapKey,
   type MapValue,
 } from './task-calls.js';
 import { checkTask, KitUsageError } from './usage.js';
@@ -40,6 +41,8 @@ export interface RunContext {
 export interface SinkRunOptions {
   /** Shapes the value handed to put(), e.g. to embed the record id in sinks that do not keep coordinates. */
   readonly mapValue?: MapValue | undefined;
+  /** Shapes the key handed to put(), e.g. one key per record for a sink that upserts by key. */
+  readonly mapKey?: MapKey | undefined;
   /** Real time a single task call may take before the run fails as hung. */
   readonly callTimeoutMs: number;
 }
@@ -384,7 +387,13 @@ export class SinkRun {
   #sinkRecord(a: ModelAcquiredRecord, index: number): SinkRecord {
     const { topic, partition } = this.#run;
     const content = this.#schedule.records[a.offset]!;
-    return toSinkRecord(content, { topic, partition, ...a }, index, this.#options.mapValue);
+    return toSinkRecord(
+      content,
+      { topic, partition, ...a },
+      index,
+      this.#options.mapValue,
+      this.#options.mapKey,
+    );
   }
 
   #call<T>(result: T | Promise<T>, what: string): Promise<T> {

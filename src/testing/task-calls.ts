@@ -16,6 +16,11 @@ export interface RecordRef {
 }
 
 export type MapValue = (value: unknown, record: RecordRef) => unknown;
+/**
+ * Shapes the key handed to put(). The generated keys repeat and may be null; a sink that upserts by
+ * record key needs one key per record to show what it wrote: `(_key, record) => record.id`.
+ */
+export type MapKey = (key: string | null, record: RecordRef) => unknown;
 
 /** How checkSinkTask names a record: `topic/partition/offset`. */
 export function recordId(r: { topic: string; partition: number; offset: number }): string {
@@ -35,6 +40,7 @@ export function toSinkRecord(
   at: { topic: string; partition: number; offset: number; deliveryCount: number },
   index: number,
   mapValue: MapValue | undefined,
+  mapKey?: MapKey | undefined,
 ): SinkRecord {
   const { topic, partition, offset } = at;
   const value = structuredClone(content.value);
@@ -46,7 +52,7 @@ export function toSinkRecord(
       offset,
       timestamp: content.timestamp,
       timestampType: content.timestamp === null ? 'NoTimestampType' : 'CreateTime',
-      key: content.key,
+      key: mapKey ? mapKey(content.key, ref) : content.key,
       value: mapValue ? mapValue(value, ref) : value,
       headers: new ConnectHeaders(
         content.headers.map((h) => ({ key: h.key, value: h.value, schema: undefined })),

@@ -17,22 +17,44 @@ const rec = (offset: number) => ({
 });
 
 describe('errors.log.enable', () => {
-  it('logs one line per failed record, with its coordinates and error', async () => {
+  it('logs a batch-wide error once for the batch, naming its records compactly', async () => {
+    const { log, lines } = capture();
+    const batch = [rec(10), rec(11), rec(12), rec(14), { ...rec(3), partition: 2 }];
+    logFailedRecords(
+      log,
+      { enable: true, includeMessages: false },
+      'b1',
+      batch,
+      [0, 1, 2, 3, 4],
+      () => 'sink down',
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      batchId: 'b1',
+      records: 5,
+      offsets: 'orders-1@10-12,14 orders-2@3',
+      error: 'sink down',
+      msg: 'records failed',
+    });
+    expect(lines[0]).not.toHaveProperty('messages');
+  });
+
+  it('logs records that failed for their own reasons one line per reason, saying which records', async () => {
     const { log, lines } = capture();
     logFailedRecords(
       log,
       { enable: true, includeMessages: false },
       'b1',
-      [rec(10), rec(11), rec(12)],
-      [0, 2],
-      (i) => `bad ${i}`,
+      [rec(10), rec(11), rec(12), rec(13)],
+      [0, 2, 3],
+      (i) => (i === 0 ? 'bad key' : 'bad value'),
     );
     await new Promise((r) => setImmediate(r));
-    expect(lines.map((l) => [l.offset, l.error, l.value])).toEqual([
-      [10, 'bad 0', undefined],
-      [12, 'bad 2', undefined],
+    expect(lines.map((l) => [l.offsets, l.records, l.error, l.msg])).toEqual([
+      ['orders-1@10', 1, 'bad key', 'record failed'],
+      ['orders-1@12-13', 2, 'bad value', 'records failed'],
     ]);
-    expect(lines[0]).toMatchObject({ topic: 'orders', partition: 1, batchId: 'b1', msg: 'record failed' });
   });
 
   it('adds key, value and headers with errors.log.include.messages, and logs nothing when disabled', async () => {
@@ -41,6 +63,15 @@ describe('errors.log.enable', () => {
     logFailedRecords(log, { enable: false, includeMessages: true }, 'b3', [rec(6)], [0], () => 'boom');
     await new Promise((r) => setImmediate(r));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ key: 'k5', value: 'v5', headers: [{ key: 'h', value: 'x' }] });
+    expect(lines[0]!['messages']).toEqual([
+      {
+        topic: 'orders',
+        partition: 1,
+        offset: 5,
+        key: 'k5',
+        value: 'v5',
+        headers: [{ key: 'h', value: 'x' }],
+      },
+    ]);
   });
 });

@@ -17,6 +17,8 @@ import type { PutRunner } from '../../pool/put-runner.js';
 import { connectorOwnProblems } from '../connector-checks.js';
 import { applyShareStartPosition } from '../share-start-position.js';
 import { LockSupervisor } from '../task/share/supervisor.js';
+import type { DeliveryLimit } from '../errors/release-lines.js';
+import { readDeliveryLimit } from './delivery-limit.js';
 
 export interface ConnectorInstance {
   readonly connector: SinkConnector;
@@ -24,6 +26,8 @@ export interface ConnectorInstance {
   readonly taskConfigs: ReadonlyArray<Record<string, string>>;
   readonly pool: PutRunner;
   readonly supervisor: LockSupervisor | undefined;
+  /** Share mode: the group's delivery limit, when it could be read. */
+  readonly deliveryLimit?: DeliveryLimit | undefined;
 }
 
 /**
@@ -73,6 +77,7 @@ export async function startInstance(
       await applyShareGroupConfigs(c, worker, log);
     }
     if (c.groupProtocol === 'share') await applyShareStartPosition(c, worker, log);
+    const deliveryLimit = c.groupProtocol === 'share' ? await readDeliveryLimit(c, worker, log) : undefined;
     // not awaited here: the threads keep booting while the tasks join and fetch, and the runtime fails
     // the connector from pool.started() (a put waits for the threads, so no batch reaches a bad pool)
     if (!wanted()) {
@@ -84,7 +89,7 @@ export async function startInstance(
       c.groupProtocol === 'share'
         ? new LockSupervisor({ logger: log, putTimeoutMs: c.putTimeoutMs, renewFraction: c.renewFraction })
         : undefined;
-    return { connector, taskConfigs, pool, supervisor };
+    return { connector, taskConfigs, pool, supervisor, deliveryLimit };
   } catch (err) {
     // the instance started; a later step failed: stop it so the failed start leaves nothing running
     await pool.close().catch((e: unknown) => log.error({ err: e }, 'the put pool failed to close'));

@@ -12,6 +12,7 @@ import { ShareConsumer } from '../../kafka/share/share-consumer.js';
 import { DEFAULT_FETCH_MAX_BYTES } from '../../kafka/share/share-consumer-options.js';
 import { ShareTaskRunner } from '../task/share/share-task-runner.js';
 import type { LockSupervisor } from '../task/share/supervisor.js';
+import type { DeliveryLimit } from '../errors/release-lines.js';
 import { trackingPool, type ActiveTopics } from './active-topics.js';
 import { ShareMember, type TaskShareConsumer } from './share-member.js';
 import { TopicNamingRunner } from './topic-naming-runner.js';
@@ -27,6 +28,8 @@ export interface TaskFactoryOptions {
   /** Share mode only. */
   readonly supervisor: LockSupervisor | undefined;
   readonly inspect: ((event: InspectionEvent) => void) | undefined;
+  /** Share mode: the group's delivery limit, when known (records leaving on their last delivery are logged). */
+  readonly deliveryLimit?: DeliveryLimit | undefined;
   /** The connector's active topics (`topic.tracking.enable`); undefined: not kept. */
   readonly activeTopics?: ActiveTopics | undefined;
 }
@@ -117,6 +120,7 @@ function shareRunner(
     maxPollRecords: maxPollRecords(c),
     lockRenewal: c.lockRenewal,
     retriableAction: c.retriableAction,
+    deliveryLimit: () => o.deliveryLimit,
     retryTimeoutMs: c.errors.retryTimeoutMs,
   });
   return { runner, consumer };

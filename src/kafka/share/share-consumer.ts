@@ -261,6 +261,8 @@ export class ShareConsumer {
     );
     await this.membership.leave();
     await this.transport.close();
+    // a refresh still waiting on the cluster ends with its close: nothing of it may outlive close()
+    await this.refreshing;
     this.log.info(this.metrics.snapshot(), 'share consumer closed');
   }
 
@@ -375,10 +377,13 @@ export class ShareConsumer {
         this.state.metadataStale = false;
         this.dir.applyMetadata(await this.transport.metadata(this.subscription));
         this.outcomeLog.metadataRefreshed();
+        if (this.closed) return;
         // a partition without a leader (election under way) would otherwise be asked about in a tight loop
         if (!this.placePartitions()) await new Promise((r) => setTimeout(r, 200));
       } catch (err) {
         this.state.metadataStale = true;
+        // failing because the consumer closed is no news, and no retry follows
+        if (this.closed) return;
         this.outcomeLog.metadataFailed(err);
         await new Promise((r) => setTimeout(r, 200));
       } finally {

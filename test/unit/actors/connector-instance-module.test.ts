@@ -35,7 +35,7 @@ describe('startInstance with a connector module only the main thread can load', 
     await expect(instance!.pool.started()).rejects.toMatchObject({
       code: 'SHARESINK_CONNECTOR_MODULE_INVALID',
       message: expect.stringContaining(
-        'main-thread-only.ts: main-thread-only cannot be imported in a worker thread',
+        'main-thread-only.ts, which the main thread imported: main-thread-only cannot be imported in a worker thread',
       ) as unknown,
     });
     await closeInstance(instance!);

@@ -22,7 +22,7 @@ describe('PutPool.started() and the connector module', () => {
     const failure = {
       code: 'SHARESINK_CONNECTOR_MODULE_INVALID',
       message: expect.stringMatching(
-        /worker threads cannot load the connector module: .*main-thread-only\.ts: main-thread-only cannot be imported in a worker thread$/,
+        /worker threads cannot import the connector module .*main-thread-only\.ts, which the main thread imported: main-thread-only cannot be imported in a worker thread$/,
       ) as unknown,
     };
     await expect(p.started(20_000)).rejects.toMatchObject(failure);

@@ -17,6 +17,7 @@ import type { PoolTask } from '../../../pool/put-pool.js';
 import type { PutRunner } from '../../../pool/put-runner.js';
 import type { PutResult } from '../../../pool/protocol.js';
 import { logFailedRecords, type ErrorLogOptions } from '../../errors/log-reporter.js';
+import { ReleaseLines, type DeliveryLimit } from '../../errors/release-lines.js';
 import { RetryBackoff } from '../../errors/retry-backoff.js';
 import { TaskFailedError } from '../../errors/task-failed.js';
 import { toRawRecords } from './put-records.js';
@@ -66,6 +67,8 @@ export interface ShareTaskRunnerOptions {
   readonly errorsLog?: ErrorLogOptions;
   /** Called once when the task fails (errors.tolerance=none and a fatal error). */
   readonly onFailure?: (error: Error) => void;
+  /** The group's delivery limit, once known: records released on their last delivery are logged. */
+  readonly deliveryLimit?: () => DeliveryLimit | undefined;
 }
 
 interface ShareBatch extends CoreBatch {
@@ -94,6 +97,7 @@ export class ShareTaskRunner {
   private renewalsFailedWhileStopping = 0;
   private readonly maxInFlight: number;
   private readonly maxPollRecords: number;
+  private readonly releaseLines: ReleaseLines;
 
   constructor(options: ShareTaskRunnerOptions) {
     this.o = options;
@@ -102,6 +106,7 @@ export class ShareTaskRunner {
     this.backoff = new RetryBackoff(100, options.retryDelayMaxMs ?? 60_000);
     this.maxInFlight = options.maxInFlightBatches ?? 4;
     this.maxPollRecords = options.maxPollRecords ?? 500;
+    this.releaseLines = new ReleaseLines(this.log, options.deliveryLimit ?? (() => undefined));
     this.core = new TaskRunnerCore(
       {
         pool: options.pool,
@@ -292,6 +297,7 @@ export class ShareTaskRunner {
       onBatchDone: (batch, output) => this.batchDone(batch, output),
       recordExpiry: (batch, recordCount, duringPut) => {
         this.counters.recordsLockExpired += recordCount;
+        this.releaseLines.expired(batch.id, batch.records);
         this.log.warn(
           { batchId: batch.id, recordCount, duringPut },
           'acquisition lock expired; the broker redelivers',
@@ -329,6 +335,7 @@ export class ShareTaskRunner {
       },
       'batch done',
     );
+    if (d.kind === 'release') this.releaseLines.released(batch, !this.running);
     if (d.kind !== 'reject' && d.kind !== 'partial') return;
     const put = batch.lastPut;
     const whole = put && 'message' in put ? put.message : d.kind === 'reject' ? d.reason : 'rejected';
