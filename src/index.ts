@@ -111,7 +111,7 @@ export * from './connect/index.js';
 
 // the runtime (docs/embedding.md)
 export { Worker, stopOnSignals } from './actors/worker.js';
-export type { WorkerOptions, WorkerSummary, TaskFailure } from './actors/worker.js';
+export type { WorkerOptions, WorkerSummary, TaskFailure, StopOnSignalsOptions } from './actors/worker.js';
 export { TaskFailedError } from './actors/errors/task-failed.js';
 // what `sharesink validate` checks beyond the settings: the connector's own validate() and custom
 // transform modules (Worker.start() runs it too, before anything connects)

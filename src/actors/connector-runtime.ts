@@ -70,7 +70,8 @@ export class ConnectorRuntime {
     config: ConnectorConfig,
     worker: WorkerConfig,
     logger: Logger,
-    onTaskFailed: (name: string, taskId: number, error: string) => void = () => undefined,
+    onTaskFailed: (name: string, taskId: number, error: string, cause: Error | undefined) => void = () =>
+      undefined,
     inspect?: (event: InspectionEvent) => void,
     options: ConnectorRuntimeOptions = {},
   ) {
@@ -92,7 +93,7 @@ export class ConnectorRuntime {
       inspect,
       ledger: this.ledger,
       paused: () => this.actor.getSnapshot().context.paused,
-      onTaskFailed: (taskId, error) => onTaskFailed(config.name, taskId, error),
+      onTaskFailed: (taskId, error, cause) => onTaskFailed(config.name, taskId, error, cause),
     });
     const machine = createConnectorMachine({
       startConnector: () => this.queue(() => this.startAll()),
