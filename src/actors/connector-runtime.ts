@@ -66,6 +66,7 @@ export class ConnectorRuntime {
   private workerStarting = false;
   private taskIds: readonly number[] | undefined;
 
+  /** @internal made by the Worker */
   constructor(
     config: ConnectorConfig,
     worker: WorkerConfig,
@@ -151,7 +152,7 @@ export class ConnectorRuntime {
     return this.slots.configs;
   }
 
-  /** The connector machine's actor and the task machines' actors, for the live view. */
+  /** @internal The connector machine's actor and the task machines' actors, for the live view. */
   get actors(): { connector: Actor<ConnectorMachine>; tasks: ReadonlyArray<Actor<TaskMachine>> } {
     return { connector: this.actor, tasks: this.slots.actors };
   }

@@ -10,11 +10,8 @@ import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { defaultLogger, notice } from '../logger.js';
 import { createActorCensus, type ActorCensus } from '../observability/actor-census.js';
 import { createRuntimeInspector } from '../observability/runtime-inspector.js';
-import {
-  createTransitionCounter,
-  type TransitionCount,
-  type TransitionCounter,
-} from '../observability/transition-counter.js';
+import { createTransitionCounter, type TransitionCounter } from '../observability/transition-counter.js';
+import type { TransitionCount } from '../observability/transition-count.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
 import { ConfigError, SharesinkError, isSharesinkError, type SharesinkErrorCode } from '../errors.js';
 import { healthReport, type HealthReport } from '../rest/health.js';
@@ -201,12 +198,12 @@ export class Worker {
     return this.runtimes.find((r) => r.config.name === name);
   }
 
-  /** Machine transitions counted so far (every actor the worker created). */
+  /** @internal Machine transitions counted so far (every actor the worker created). */
   get transitionCounter(): TransitionCounter {
     return this.transitions;
   }
 
-  /** Live actors per machine and state (batch actors disappear when their batch ends). */
+  /** @internal Live actors per machine and state (batch actors disappear when their batch ends). */
   get actorCensus(): ActorCensus {
     return this.census;
   }

@@ -35,7 +35,10 @@ export class KafkaProtocolError extends SharesinkError {
   /** Byte position in the buffer being decoded where the problem was found, when known. */
   readonly position: number | undefined;
 
-  constructor(message: string, options: { position?: number; cause?: unknown; code?: SharesinkErrorCode } = {}) {
+  constructor(
+    message: string,
+    options: { position?: number; cause?: unknown; code?: SharesinkErrorCode } = {},
+  ) {
     super(options.code ?? 'SHARESINK_PROTOCOL_DECODE', message, { cause: options.cause });
     this.position = options.position;
   }

@@ -4,7 +4,7 @@
  */
 import type { ConnectState, RestartOptions, TaskMetrics } from '../actors/connector-runtime.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
-import type { TransitionCount } from '../observability/transition-counter.js';
+import type { TransitionCount } from '../observability/transition-count.js';
 
 /** An actor as the live view reads it. */
 export interface ActorLike {
