@@ -83,7 +83,7 @@ export function generateApiReport(root: string): string {
     out.push('', `## ${entry.name}`, '', `${exported.length} names.`);
     for (const symbol of exported) {
       const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-      const typeOnly = checker.getTypeOnlyAliasDeclaration(symbol) !== undefined;
+      const typeOnly = (symbol.declarations ?? []).some((d) => ts.isTypeOnlyImportOrExportDeclaration(d));
       const declarations = (target.declarations ?? []).map((d) => printDeclaration(printer, d));
       const renamed =
         target.name !== symbol.name && target.name !== 'default' ? ` (declared as ${target.name})` : '';

@@ -119,6 +119,7 @@ export {
 } from './config/index.js';
 export type { WorkerConfig, ConnectorConfig, ErrorsConfig, GroupProtocol } from './config/types.js';
 export type { WorkerCheck, ConnectorCheck, CompileConnectorOptions } from './config/index.js';
+export type { ConfigProps } from './config/config-props.js';
 export type { ClientSecurities, ClientKind } from './config/client-security.js';
 export type { ConvertersConfig } from './connect/converters/registry.js';
 // Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by

@@ -23,6 +23,7 @@ export interface RestConnector {
   readonly lockCounters: Readonly<Record<string, number>> | undefined;
   /** Age of the oldest acquisition lock held now (share mode); `/metrics` shows 0 when absent. */
   readonly oldestLockAgeMs?: number;
+  /** @internal the live view's feed (left out of the published types, as ConnectorRuntime's is) */
   readonly actors: { connector: ActorLike; tasks: readonly ActorLike[] };
   taskStates(): ReadonlyArray<{ id: number; state: ConnectState; trace: string | undefined }>;
   taskMetrics(): readonly TaskMetrics[];
@@ -45,7 +46,9 @@ export interface RestWorker {
   readonly config: Pick<WorkerConfig, 'bootstrapServers' | 'clientId'> & Partial<WorkerConfig>;
   readonly connectors: readonly RestConnector[];
   connector(name: string): RestConnector | undefined;
+  /** @internal */
   readonly transitionCounter: { counts(): TransitionCount[] };
+  /** @internal */
   readonly actorCensus: { counts(): Record<string, Record<string, number>> };
   readonly isStopping: boolean;
 }
