@@ -52,12 +52,24 @@ export interface PgBareSpec {
   readonly timeoutMs: number;
 }
 
-export type ChildSpec = WorkerRunSpec | PgBareSpec;
+export interface MysqlBareSpec {
+  readonly kind: 'mysql-bare';
+  readonly label: string;
+  /** mysql://user:password@host:port/database */
+  readonly mysqlUrl: string;
+  readonly likeTable: string;
+  readonly table: string;
+  readonly rows: number;
+  readonly batchSize: number;
+  readonly timeoutMs: number;
+}
+
+export type ChildSpec = WorkerRunSpec | PgBareSpec | MysqlBareSpec;
 
 export interface ChildResult {
   readonly label: string;
   /** `worker`: the sharesink Worker; `kafkajs-direct`: classic mode measured on a bare kafkajs consumer. */
-  readonly via: 'worker' | 'kafkajs-direct' | 'pg';
+  readonly via: 'worker' | 'kafkajs-direct' | 'pg' | 'mysql2';
   readonly records: number;
   readonly recordsPerSec: number;
   /** Drain: from the first batch put to the last record put (start-up and group join excluded). */

@@ -440,7 +440,12 @@ async function runPgBare(spec: PgBareSpec): Promise<ChildResult> {
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '') as ChildSpec;
-  const result = spec.kind === 'pg-bare' ? await runPgBare(spec) : await runWorker(spec);
+  const result =
+    spec.kind === 'pg-bare'
+      ? await runPgBare(spec)
+      : spec.kind === 'mysql-bare'
+        ? await (await import('./mysql-bare.js')).runMysqlBare(spec)
+        : await runWorker(spec);
   process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
   process.exit(0);
 }

@@ -2,7 +2,7 @@
  * What a worker costs while nothing arrives: one share connector (NoopSink) on an empty topic, the
  * process's own CPU over a window after start-up. A connector spends most of its life waiting, and a
  * timer that wakes the process for nothing shows here first: kafkajs 2.2.4's request queue did that
- * 1000 times a second per connection (src/kafka/kafkajs-request-queue.ts).
+ * 1000 times a second per connection (src/kafka/kafkajs/request-queue.ts).
  *
  *   tsx bench/idle-cost.ts [--tasks=6] [--partitions=6] [--scope=connector|task] [--window-s=20]
  *     [--brokers=127.0.0.1:29092]

@@ -11,8 +11,8 @@
  *   npx tsx bench/metrics-exposition.ts [connectors=8] [tasks=8] [scrapes=300]
  */
 import { TaskCounters } from '../src/actors/task-counters.js';
-import { collectMetrics } from '../src/rest/metrics.js';
-import { formatPrometheus, type MetricFamily } from '../src/rest/prometheus.js';
+import { collectMetrics } from '../src/rest/metrics/metrics.js';
+import { formatPrometheus, type MetricFamily } from '../src/rest/metrics/prometheus.js';
 import type { RestConnector, RestWorker } from '../src/rest/worker-view.js';
 
 /** The part of prom-client used here; imported by a computed name so that the root typecheck of a fresh

@@ -31,6 +31,12 @@ export function renderMarkdown(r: BenchResults): string {
       `sharesink ${v.sharesink.gitSha.slice(0, 10)}${v.sharesink.dirtySrc.length > 0 ? ` (+${v.sharesink.dirtySrc.length} uncommitted src files)` : ''} · ` +
       `${String(r.machine.cpus)} CPUs (${String(r.machine.cpuModel)}) · load ${r.loadAverage.start.join('/')} → ${r.loadAverage.end.join('/')}`,
   );
+  if ((r.notRecord ?? []).length > 0) {
+    out.push('');
+    out.push(
+      `**A partial run, not the benchmark record** (bench/results/latest.* is written by full default runs only): ${(r.notRecord ?? []).join('; ')}.`,
+    );
+  }
   const busy = r.quiet.map((q) => q.busyCores).filter((b): b is number => b !== undefined);
   if (busy.length > 0) {
     const sorted = [...busy].sort((a, b) => a - b);
@@ -193,6 +199,24 @@ export function renderMarkdown(r: BenchResults): string {
         `| bare pg loop, 1 connection | ${n(p.bare.recordsPerSec)} | ${p.batchSize ?? '–'} | ${n(p.bare.cpuUsPerRecord, 1)} |`,
       );
     if (p.rowsInTable !== undefined) out.push(`\nRows in the sink's table afterwards: ${n(p.rowsInTable)}.`);
+  }
+
+  for (const [name, j] of Object.entries(s.jdbc ?? {})) {
+    out.push('');
+    out.push(
+      `## 10. ${name}: the JDBC sink at its defaults vs a bare driver loop (same rows, same batch size)`,
+    );
+    out.push('');
+    out.push('| | rows/s | batch | CPU µs/row (process) | samples |');
+    out.push('|---|---|---|---|---|');
+    if (j.sharesink)
+      out.push(
+        `| sharesink share, 1 task, io.confluent.connect.jdbc.JdbcSinkConnector (defaults) | ${n(j.sharesink.recordsPerSec)} (steady ${n(j.sharesink.steadyRecordsPerSec)}) | ${n(j.sharesink.avgRecordsPerPut, 1)} | ${n(j.sharesink.cpuUsPerRecord, 1)} | ${j.samples.sharesink.join(', ')} |`,
+      );
+    if (j.bare)
+      out.push(
+        `| bare ${name === 'postgresql' ? 'pg' : 'mysql2'} loop, 1 connection | ${n(j.bare.recordsPerSec)} | ${j.batchSize ?? '–'} | ${n(j.bare.cpuUsPerRecord, 1)} | ${j.samples.bare.join(', ')} |`,
+      );
   }
 
   if (s.runtimeCost.length > 0) {

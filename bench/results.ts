@@ -94,6 +94,14 @@ export interface PostgresResult {
   samples?: { sharesink: number[]; sharesinkOneThread: number[]; bare: number[] };
 }
 
+/** Scenario 10, one database: the JDBC sink at its defaults against a bare driver loop. */
+export interface JdbcDialectResult {
+  sharesink?: ChildResult;
+  bare?: ChildResult;
+  batchSize?: number;
+  samples: { sharesink: number[]; bare: number[] };
+}
+
 export interface BenchResults {
   readonly schema: 1;
   readonly startedAt: string;
@@ -103,6 +111,8 @@ export interface BenchResults {
   /** 1 unless --scale shrank or grew the counts (results at another scale are not comparable). */
   readonly scale: number;
   readonly command: string;
+  /** Why this run is not the benchmark record (bench/record.ts); empty for a full default run. */
+  notRecord?: string[];
   readonly versions: Record<string, unknown>;
   readonly machine: Record<string, unknown>;
   readonly configs: Record<string, unknown>;
@@ -114,6 +124,8 @@ export interface BenchResults {
     noop: SharesinkRow[];
     latency: LatencyRow[];
     postgres: PostgresResult | undefined;
+    /** Scenario 10, the JDBC sink per database (bench/scenarios/jdbc.ts). */
+    jdbc?: Partial<Record<'postgresql' | 'mariadb', JdbcDialectResult>>;
     runtimeCost: Array<{ topic: string; mode: string; tasks: number; via: string } & Record<string, unknown>>;
     e2e: E2eResult[];
     /** Scenario 7, I/O-bound sinks with default settings (bench/scenarios/io.ts). */
@@ -345,6 +357,16 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
     /** Steady rows/s of PostgresSink (start-up excluded) over the bare loop's rows/s. */
     postgresVsBarePg: ratio(pg?.sharesink?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
     postgresOneThreadVsBarePg: ratio(pg?.sharesinkOneThread?.steadyRecordsPerSec, pg?.bare?.recordsPerSec),
+    /** Steady rows/s of the JDBC sink at its defaults over a bare pg loop's (scenario 10). */
+    jdbcPostgresVsBarePg: ratio(
+      s.jdbc?.postgresql?.sharesink?.steadyRecordsPerSec,
+      s.jdbc?.postgresql?.bare?.recordsPerSec,
+    ),
+    /** Steady rows/s of the JDBC sink at its defaults over a bare mysql2 loop's, into MariaDB (scenario 10). */
+    mariadbVsBareDriver: ratio(
+      s.jdbc?.mariadb?.sharesink?.steadyRecordsPerSec,
+      s.jdbc?.mariadb?.bare?.recordsPerSec,
+    ),
     javaShareScalingEfficiency8x: minOf(efficiencies('java-share')),
     shareVsJavaShareUnderLatency: gm(latencyVsJava),
     /** Geomean over latencies and task counts (1× and 8×) of sharesink classic ÷ Kafka Connect standalone. */
@@ -410,7 +432,10 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/[:]/g, '-').replace(/\..+$/, 'Z');
 }
 
-/** Writes bench/results/<timestamp>.{json,md} and latest.{json,md}. */
+/**
+ * Writes bench/results/<timestamp>.{json,md}, and latest.{json,md} only when the run is the record
+ * (`results.notRecord` empty: a full default run, bench/record.ts).
+ */
 export function saveResults(results: BenchResults, md: string, started: Date): void {
   const dir = path.join(BENCH_DIR, 'results');
   mkdirSync(dir, { recursive: true });
@@ -418,7 +443,15 @@ export function saveResults(results: BenchResults, md: string, started: Date): v
   const json = `${JSON.stringify(results, null, 2)}\n`;
   writeFileSync(path.join(dir, `${base}.json`), json);
   writeFileSync(path.join(dir, `${base}.md`), md);
+  const notRecord = results.notRecord ?? [];
+  if (notRecord.length > 0) {
+    say(
+      `[bench] wrote bench/results/${base}.{json,md} only: a partial run, latest.{json,md} left as they were`,
+    );
+    say(`[bench] not the record because: ${notRecord.join('; ')}`);
+    return;
+  }
   writeFileSync(path.join(dir, 'latest.json'), json);
   writeFileSync(path.join(dir, 'latest.md'), md);
-  say(`[bench] wrote bench/results/${base}.{json,md} and latest.{json,md}`);
+  say(`[bench] wrote bench/results/${base}.{json,md} and latest.{json,md} (a full default run)`);
 }

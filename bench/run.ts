@@ -1,9 +1,10 @@
 /**
  * `npm run bench` (short, < 10 min on 2 cores) and `npm run bench -- --full`: sharesink and the Java
  * reference tools against the same topics on the same broker, in one invocation. Writes
- * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}. See bench/README.md.
+ * bench/results/<timestamp>.{json,md}, and bench/results/latest.{json,md} when it is a full default
+ * run (bench/record.ts). See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6,7,8 (scenario numbers; 7 and 8 run with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7,8,10 (scenario numbers; 7, 8 and 10 run with --only or --full), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  *
@@ -19,11 +20,13 @@ import { createContext, runChild } from './context.js';
 import { compileJavaPeer } from './java-tools.js';
 import { FULL, scalePlan, SHORT } from './plan.js';
 import { renderMarkdown } from './report.js';
+import { defaultScenarios, notTheRecordBecause } from './record.js';
 import { computeRatios, newResults, saveResults } from './results.js';
 import { fillDrainTopics, runDrains } from './scenarios/drain.js';
 import { runEndToEnd } from './scenarios/e2e.js';
 import { runIoScenario } from './scenarios/io.js';
 import { runLatency } from './scenarios/latency.js';
+import { runJdbc } from './scenarios/jdbc.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
 import { runSteady, warmBroker } from './scenarios/steady.js';
@@ -52,9 +55,7 @@ async function main(): Promise<void> {
     allowPositionals: false,
   });
   const plan = scalePlan(opts.full ? FULL : SHORT, Number(opts.scale));
-  const only = new Set(
-    (opts.only ?? (opts.full ? '1,2,3,4,5,6,7,8' : '1,2,3,4,5,6')).split(',').map((s) => Number(s.trim())),
-  );
+  const only = new Set(opts.only?.split(',').map((s) => Number(s.trim())) ?? defaultScenarios(opts.full));
   const wants = (n: number) => only.has(n);
   const started = new Date();
   const brokers = opts.brokers;
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
     runtimeCost(ctx); // scenario 5
     await runLatency(ctx); // scenario 3
     await runPostgres(ctx); // scenario 4
+    await runJdbc(ctx); // scenario 10
     await runEndToEnd(ctx, opts['e2e-max-rate']); // scenario 6
     if (wants(7)) {
       const io = { brokers, pgUrl, full: opts.full, scale: Number(opts.scale), topicName, createdTopics };
@@ -103,6 +105,16 @@ async function main(): Promise<void> {
   }
 
   computeRatios(results, plan);
+  results.notRecord = notTheRecordBecause(
+    {
+      full: opts.full,
+      only: opts.only,
+      scale: Number(opts.scale),
+      e2eMaxRate: opts['e2e-max-rate'],
+      steadyMaxRate: opts['steady-max-rate'],
+    },
+    results.errors,
+  );
   results.loadAverage.end = os.loadavg().map((v) => round(v, 2));
   results.finishedAt = new Date().toISOString();
   results.durationS = round((Date.now() - started.getTime()) / 1000, 1);

@@ -18,8 +18,8 @@ import { chromium } from 'playwright-core';
 import { batchMachine } from '../src/machines/batch.js';
 import { connectorMachine } from '../src/machines/connector.js';
 import { taskMachine } from '../src/machines/task.js';
-import type { MachinesUpdate } from '../src/rest/machine-events.js';
-import { machinesPage } from '../src/rest/machines-page.js';
+import type { MachinesUpdate } from '../src/rest/live-view/machine-events.js';
+import { machinesPage } from '../src/rest/live-view/machines-page.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = path.resolve(process.argv[2] ?? path.join(ROOT, 'docs/images/machines.png'));

@@ -68,18 +68,18 @@ export {
   KafkaRequestTimeoutError,
   KafkaErrorCode,
   kafkaErrorName,
-} from './kafka/errors.js';
+} from './kafka/errors/kafka-errors.js';
 export {
   KafkaUnreachableError,
   ShareGroupsUnavailableError,
   KafkaAuthorizationError,
-} from './kafka/cluster-errors.js';
-export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/cluster-errors.js';
-export { KafkaAuthenticationError, SaslRequiredError } from './kafka/auth-errors.js';
-export { KafkaTlsError } from './kafka/tls-errors.js';
-export type { TlsFailureReason } from './kafka/tls-errors.js';
+} from './kafka/errors/cluster-errors.js';
+export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/errors/cluster-errors.js';
+export { KafkaAuthenticationError, SaslRequiredError } from './kafka/errors/auth-errors.js';
+export { KafkaTlsError } from './kafka/errors/tls-errors.js';
+export type { TlsFailureReason } from './kafka/errors/tls-errors.js';
 export { TaskFailedError } from './actors/errors/task-failed.js';
-export { RestError } from './rest/errors.js';
+export { RestError } from './rest/server/errors.js';
 export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
 // the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
 export { HttpRequestRefusedError } from './sinks/http/errors.js';
@@ -92,6 +92,14 @@ export type { WorkerOptions, WorkerSummary, TaskFailure, StopOnSignalsOptions } 
 // what `sharesink validate` checks beyond the settings: the connector's own validate() and custom
 // transform modules (Worker.start() runs it too, before anything connects)
 export { checkConnectorCode } from './actors/connector-checks.js';
+// one call that validates worker and connector settings and each connector's own code, without a broker
+export {
+  validateConfigs,
+  validateConnector,
+  type ValidationProblem,
+  type ConfigValidation,
+  type ConnectorValidation,
+} from './config/validate-configs.js';
 // what worker.connector(name) hands back; made by the Worker only
 export type { ConnectorRuntime } from './actors/connector-runtime.js';
 export type {
@@ -190,6 +198,13 @@ export { StringConverter } from './connect/converters/string-converter.js';
 export { ByteArrayConverter } from './connect/converters/byte-array-converter.js';
 export { JsonConverter } from './connect/converters/json-converter.js';
 export { SimpleHeaderConverter } from './connect/converters/simple-header-converter.js';
+// the Schema Registry converters (Confluent's wire format) and the registry's error
+export {
+  AvroConverter,
+  JsonSchemaConverter,
+  ProtobufConverter,
+} from './connect/converters/schema-registry/converters.js';
+export { RegistryUnreachableError } from './connect/converters/schema-registry/client.js';
 export type {
   Transformation,
   Predicate,
@@ -241,11 +256,11 @@ export { logLevelsFor, LogLevels } from './observability/log-levels.js';
 export type { LoggerLevel } from './observability/log-levels.js';
 
 // the REST API (Connect's endpoints), /metrics, /health and the live view of the machines
-export { startRestServer } from './rest/server.js';
-export type { RestServer, RestServerOptions } from './rest/server.js';
+export { startRestServer } from './rest/server/server.js';
+export type { RestServer, RestServerOptions } from './rest/server/server.js';
 export type { RestWorker, RestConnector } from './rest/worker-view.js';
-export type { HealthReport } from './rest/health.js';
-export type { Router } from './rest/router.js';
+export type { HealthReport } from './actors/health.js';
+export type { Router } from './rest/server/router.js';
 export type { RestSecurity } from './config/rest-security.js';
 
 // distributed mode (`sharesink distributed`): a worker of a cluster coordinated through Kafka; embedders

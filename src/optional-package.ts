@@ -40,12 +40,13 @@ export class MissingPackageError extends SharesinkError {
 }
 
 /**
- * Imports the optional package `name` (ESM `import()`, so it works for ESM-only packages too); rejects with
- * a {@link MissingPackageError} for `feature` when it is not installed.
+ * Imports the optional package `name` (ESM `import()`, so it works for ESM-only packages too), or its
+ * entry `specifier` (e.g. `mysql2/promise`); rejects with a {@link MissingPackageError} for `feature`
+ * when the package is not installed.
  */
-export async function importOptional<T>(name: string, feature: string): Promise<T> {
+export async function importOptional<T>(name: string, feature: string, specifier = name): Promise<T> {
   try {
-    return (await import(name)) as T;
+    return (await import(specifier)) as T;
   } catch (err) {
     throw asMissing(err, name, feature);
   }

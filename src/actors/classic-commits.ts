@@ -15,7 +15,7 @@
  */
 import type { EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
-import { isRejoinError } from '../kafka/classic-consumer.js';
+import { isRejoinError } from '../kafka/kafkajs/classic-consumer.js';
 import type { ClassicTaskCounters } from './classic-records.js';
 import { StopCuts } from './stop-cuts.js';
 

@@ -1,7 +1,7 @@
 /** What a classic-mode task runner is given (src/actors/classic-task-runner.ts). */
 import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
-import type { ClassicClientOptions } from '../kafka/classic-consumer.js';
+import type { ClassicClientOptions } from '../kafka/kafkajs/classic-consumer.js';
 import type { PoolTask } from '../pool/put-pool.js';
 import type { PutRunner } from '../pool/put-runner.js';
 import type { ErrorLogOptions } from './errors/log-reporter.js';

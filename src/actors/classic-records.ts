@@ -4,7 +4,7 @@
 import type { Batch, IHeaders } from 'kafkajs';
 import type { RawHeader, RawRecord } from '../connect/raw-record.js';
 import type { BatchOutput } from '../machines/batch.js';
-import { messageTimestampType } from '../kafka/classic-consumer.js';
+import { messageTimestampType } from '../kafka/kafkajs/classic-consumer.js';
 import { TaskCounters, type TaskCountersSnapshot } from './task-counters.js';
 
 const EMPTY_HEADERS: readonly RawHeader[] = Object.freeze([]);

@@ -13,8 +13,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, ConsumerConfig, EachBatchPayload } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../connect/raw-record.js';
-import { classicConsumerSettings, createClassicKafka, isRejoinError } from '../kafka/classic-consumer.js';
-import { coordinatorWaitIn } from '../kafka/classic-log.js';
+import {
+  classicConsumerSettings,
+  createClassicKafka,
+  isRejoinError,
+} from '../kafka/kafkajs/classic-consumer.js';
+import { coordinatorWaitIn } from '../kafka/kafkajs/pino-log.js';
 import type { AckDisposition, BatchOutput } from '../machines/batch.js';
 import type { PoolTask } from '../pool/put-pool.js';
 import type { Assignment } from '../pool/protocol.js';

@@ -1,5 +1,5 @@
 /**
- * The worker's look at the cluster before its connectors start (src/kafka/preflight.ts does the
+ * The worker's look at the cluster before its connectors start (src/kafka/admin/preflight.ts does the
  * looking): a broker that cannot be reached within `bootstrap.timeout.ms`, a topic that does not
  * exist, share groups turned off, or a refused topic or group is one typed error from `start()`,
  * before any task connects, rather than a stream of client warnings from every task. The CLI runs it
@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
-import { checkKafkaCluster } from '../kafka/preflight.js';
+import { checkKafkaCluster } from '../kafka/admin/preflight.js';
 import { kafkajsSecurityOptions, type KafkaSecurity } from '../kafka/security/index.js';
 
 /** `bootstrap.timeout.ms`'s default, for WorkerConfigs built by hand. */

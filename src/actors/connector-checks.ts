@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { loadConnectorModule } from '../connect/connector-module.js';
-import type { SinkConnector } from '../connect/sink-connector.js';
+import type { ConnectorNote, SinkConnector } from '../connect/sink-connector.js';
 import { TransformChain } from '../connect/transforms/chain.js';
 import { CONNECTOR_CONFIG_DEF } from '../config/connector-def.js';
 import { closestName } from '../config/did-you-mean.js';
@@ -111,7 +111,29 @@ export async function reportConnectorNotes(log: Logger, config: ConnectorConfig)
 export async function connectorNotes(
   config: ConnectorConfig,
 ): Promise<{ warnings: string[]; notices: string[] }> {
-  return { warnings: await connectorKeyWarningsOf(config), notices: jsonEnvelopeNotices(config) };
+  const own = await connectorOwnNotes(config);
+  return {
+    warnings: [
+      ...(await connectorKeyWarningsOf(config)),
+      ...own.filter((n) => n.level === 'warn').map((n) => n.message),
+    ],
+    notices: [
+      ...jsonEnvelopeNotices(config),
+      ...own.filter((n) => n.level === 'notice').map((n) => n.message),
+    ],
+  };
+}
+
+/** The connector's own {@link SinkConnector.notes}; none when it has none, cannot be loaded or refuses its settings (the start reports those). */
+async function connectorOwnNotes(config: ConnectorConfig): Promise<ConnectorNote[]> {
+  try {
+    const module = await loadConnectorModule(config.connectorModule);
+    const connector = new module.connector();
+    if (connector.notes === undefined || connector.validate(config.raw).size > 0) return [];
+    return [...connector.notes(config.raw, { share: config.groupProtocol === 'share' })];
+  } catch {
+    return [];
+  }
 }
 
 /** {@link connectorKeyWarnings} after loading the connector's module; none when it cannot be loaded (the start reports that). */

@@ -42,6 +42,11 @@ export interface ConnectorRuntimeOptions {
    * start or a reset read back), to record it in the status topic for every worker to answer from.
    */
   readonly onActiveTopic?: (topic: string, task: number) => void;
+  /**
+   * Hears each task that runs after a start or a restart: a failure recorded under its id (by
+   * `onTaskFailed`) is over, so the worker's failure list and exit code no longer count it.
+   */
+  readonly onTaskRunning?: (connector: string, taskId: number) => void;
 }
 
 export class ConnectorRuntime {
@@ -95,6 +100,7 @@ export class ConnectorRuntime {
       ledger: this.ledger,
       paused: () => this.actor.getSnapshot().context.paused,
       onTaskFailed: (taskId, error, cause) => onTaskFailed(config.name, taskId, error, cause),
+      onTaskRunning: (taskId) => options.onTaskRunning?.(config.name, taskId),
     });
     const machine = createConnectorMachine({
       startConnector: () => this.queue(() => this.startAll()),

@@ -32,7 +32,7 @@ import { notice } from '../logger.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import { KafkaCluster } from '../kafka/cluster.js';
-import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
+import { KafkaError, KafkaErrorCode } from '../kafka/errors/kafka-errors.js';
 import { DescribeConfigs } from '../kafka/protocol/messages/describe-configs.js';
 import { ConfigResourceType } from '../kafka/protocol/messages/incremental-alter-configs.js';
 import { ShareGroupDescribe } from '../kafka/protocol/messages/share-group-describe.js';

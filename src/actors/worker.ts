@@ -14,7 +14,7 @@ import { createTransitionCounter, type TransitionCounter } from '../observabilit
 import type { TransitionCount } from '../observability/transition-count.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
 import { ConfigError, SharesinkError, isSharesinkError, type SharesinkErrorCode } from '../errors.js';
-import { healthReport, type HealthReport } from '../rest/health.js';
+import { healthReport, type HealthReport } from './health.js';
 import { checkClusterForConnectors } from './cluster-check.js';
 import { checkConnectorCode, reportConnectorNotes } from './connector-checks.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
@@ -33,6 +33,11 @@ export interface WorkerOptions {
   readonly checkCluster?: boolean;
   /** Told of each task that fails for good, when it fails (what {@link Worker.taskFailures} lists). */
   readonly onTaskFailed?: (failure: TaskFailure) => void;
+  /**
+   * Told of each failed task that runs again after a successful restart (REST, `restartTask(id)`,
+   * or a restart of its connector); its failure has left {@link Worker.taskFailures} by then.
+   */
+  readonly onTaskRecovered?: (task: { readonly connector: string; readonly taskId: number }) => void;
 }
 
 /** A task that stopped for good: `errors.tolerance=none` and a fatal error, or a task that could not start. */
@@ -105,6 +110,10 @@ export class Worker {
               options.onTaskFailed,
             ),
           inspect,
+          {
+            onTaskRunning: (connector, taskId) =>
+              this.taskRunning(connector, taskId, options.onTaskRecovered),
+          },
         ),
     );
   }
@@ -164,6 +173,19 @@ export class Worker {
     }
   }
 
+  /** A task runs (again): a failure of the same task no longer counts. */
+  private taskRunning(connector: string, taskId: number, listener: WorkerOptions['onTaskRecovered']): void {
+    const before = this.failures.length;
+    clearFailures(this.failures, connector, taskId);
+    if (this.failures.length === before) return;
+    this.log.info({ connector, task: taskId }, 'task restarted and running; its failure is cleared');
+    try {
+      listener?.({ connector, taskId });
+    } catch (err) {
+      this.log.error({ err }, 'the onTaskRecovered listener threw');
+    }
+  }
+
   /**
    * Says once what in the files has no effect: Connect settings sharesink does not use (one info line,
    * with why), unknown worker settings, and connector settings that look like typos of known ones.
@@ -212,7 +234,10 @@ export class Worker {
     return this.stopping !== undefined;
   }
 
-  /** Task failures so far (errors.tolerance=none and a fatal error, or a task that could not start). */
+  /**
+   * Failures of tasks that are still failed (errors.tolerance=none and a fatal error, or a task that
+   * could not start); a task that runs again after a restart leaves the list.
+   */
   get taskFailures(): readonly TaskFailure[] {
     return this.failures;
   }
@@ -237,6 +262,16 @@ export class Worker {
       transitions: this.transitions.counts(),
     };
   }
+}
+
+/** Removes, in place, the failures recorded for `connector`'s task `taskId`. */
+export function clearFailures(
+  failures: Array<{ readonly connector: string; readonly taskId: number }>,
+  connector: string,
+  taskId: number,
+): void {
+  for (let i = failures.length - 1; i >= 0; i--)
+    if (failures[i]!.connector === connector && failures[i]!.taskId === taskId) failures.splice(i, 1);
 }
 
 /**
@@ -275,9 +310,11 @@ export interface StopOnSignalsOptions {
 
 /**
  * Stops a worker (standalone or distributed) on SIGTERM / SIGINT (a second signal exits at once).
- * Returns a function that removes the handlers. Standalone's `beforeStop` closes the REST server, so
- * nothing restarts a task while the worker drains; distributed's `afterStop` closes REST last (the others
- * forward to it until it has left the group). A failed step is logged and holds nothing up.
+ * Returns a function that removes the handlers. `onStopped` receives the exit code: 0, or 1 when a task
+ * is failed at the stop (one restarted successfully since no longer counts). Standalone's `beforeStop`
+ * closes the REST server, so nothing restarts a task while the worker drains; distributed's `afterStop`
+ * closes REST last (the others forward to it until it has left the group). A failed step is logged and
+ * holds nothing up.
  */
 export function stopOnSignals(
   worker: { stop(): Promise<void>; readonly taskFailures: readonly unknown[] },

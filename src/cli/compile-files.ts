@@ -1,107 +1,60 @@
 /**
- * Reads and compiles a worker file and connector files, reporting every problem of every file at once:
- * a worker file with a problem does not hide the connector files' problems (they are compiled against
- * what is valid in it), and a connector file with a problem in the runtime's settings still gets its
- * connector's own checks (`validate()`: `connection.url`, `http.url`, ...), so one run lists everything.
+ * Reads a worker file and connector files and validates them with {@link validateConfigs}: every
+ * problem of every file at once, the connectors' own checks (`validate()`: `connection.url`,
+ * `http.url`, ...) included, so one run lists everything.
  */
-import { checkConnectorCode, describeConnectorProblems } from '../actors/connector-checks.js';
-import {
-  BUILTIN_CONNECTORS,
-  loadConnectorModule,
-  resolveConnectorModule,
-} from '../connect/connector-module.js';
 import { ConfigError } from '../errors.js';
+import { loadConnectorConfig, loadWorkerConfig } from '../config/index.js';
 import {
-  compileConnectorConfig,
-  compileWorkerConfig,
-  loadConnectorConfig,
-  loadWorkerConfig,
-  validateWorkerConfig,
-} from '../config/index.js';
-import { ConfigProviders } from '../config/config-providers.js';
-import { isJavaClassName } from '../config/validators.js';
+  formatProblem,
+  validateConfigs,
+  type ValidationProblem,
+  type ConfigValidation,
+} from '../config/validate-configs.js';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
+
+/** Validates the files; throws one ConfigError listing every problem (a file that cannot be read included). */
+export async function validateFiles(
+  workerFile: string,
+  connectorFiles: readonly string[],
+): Promise<ConfigValidation & { worker: WorkerConfig }> {
+  const problems: string[] = [];
+  const workerProps = readFile(loadWorkerConfig, workerFile, problems);
+  const read: Array<{ file: string; props: Record<string, string> }> = [];
+  for (const file of connectorFiles) {
+    const props = readFile(loadConnectorConfig, file, problems);
+    if (props !== undefined) read.push({ file, props });
+  }
+  if (workerProps === undefined) throw new ConfigError(problems);
+  const check = await validateConfigs(
+    workerProps,
+    read.map((r) => r.props),
+  );
+  // each problem under the file to fix
+  const fileOf = (p: ValidationProblem) => (p.index === undefined ? workerFile : read[p.index]!.file);
+  problems.push(...check.problems.map((p) => formatProblem({ ...p, source: fileOf(p) })));
+  if (problems.length > 0 || check.worker === undefined) throw new ConfigError(problems);
+  return { ...check, worker: check.worker };
+}
 
 export async function compileFiles(
   workerFile: string,
   connectorFiles: readonly string[],
-): Promise<{ worker: WorkerConfig; connectors: ConnectorConfig[] }> {
-  const problems: string[] = [];
-  let worker: WorkerConfig | undefined;
-  let workerProps: Record<string, string> | undefined;
-  try {
-    workerProps = loadWorkerConfig(workerFile);
-    worker = compileWorkerConfig(workerProps);
-  } catch (err) {
-    collect(err, workerFile, problems);
-  }
-  // the connector files are checked against what is valid in the worker file, so they are listed too
-  const against = worker ?? (workerProps === undefined ? undefined : fallbackWorker(workerProps));
-  const connectors: ConnectorConfig[] = [];
-  const failed: Array<{ file: string; props: Record<string, string> }> = [];
-  for (const file of connectorFiles) {
-    let props: Record<string, string> | undefined;
-    try {
-      props = loadConnectorConfig(file);
-      if (against) connectors.push(compileConnectorConfig(props, against));
-    } catch (err) {
-      collect(err, file, problems);
-      if (props !== undefined && against !== undefined) failed.push({ file, props });
-    }
-  }
-  const names = new Set<string>();
-  for (const c of connectors) {
-    if (names.has(c.name))
-      problems.push(`name: two connectors are named ${JSON.stringify(c.name)}; names must be unique`);
-    names.add(c.name);
-  }
-  if (problems.length > 0 || !worker) {
-    // what the connectors' own code says, so that fixing the list above does not uncover another one
-    for (const c of connectors) problems.push(...(await checkConnectorCode(c)));
-    for (const { file, props } of failed) problems.push(...(await ownProblems(file, props, against!)));
-    throw new ConfigError(problems);
-  }
+): Promise<{ worker: WorkerConfig; connectors: readonly ConnectorConfig[] }> {
+  const { worker, connectors } = await validateFiles(workerFile, connectorFiles);
   return { worker, connectors };
 }
 
-/**
- * The worker file without the keys that have problems (their defaults instead), to compile connector
- * files against. None when the config providers are broken: every `${…}` reference would then be a
- * problem of its own, which is not what the person has to fix.
- */
-function fallbackWorker(props: Record<string, string>): WorkerConfig | undefined {
-  const check = validateWorkerConfig(props);
-  const broken = new Set(check.problems.map((p) => /^([^\s:]+):/.exec(p)?.[1] ?? ''));
-  if (broken.has('') || [...broken].some((key) => key.startsWith('config.providers'))) return undefined;
-  const rest = Object.fromEntries(Object.entries(props).filter(([key]) => !broken.has(key)));
-  if (broken.has('bootstrap.servers')) rest['bootstrap.servers'] = 'localhost:9092';
-  return validateWorkerConfig(rest).config;
-}
-
-/**
- * `validate()` of the connector a file names, for a file whose runtime settings have problems: its
- * settings as the worker's config providers resolve them. Nothing when the class cannot be loaded
- * (that is already one of the problems).
- */
-async function ownProblems(
+function readFile(
+  load: (path: string) => Record<string, string>,
   file: string,
-  written: Record<string, string>,
-  worker: WorkerConfig,
-): Promise<string[]> {
-  const connectorClass = written['connector.class']?.trim() ?? '';
-  if (connectorClass === '' || (isJavaClassName(connectorClass) && !(connectorClass in BUILTIN_CONNECTORS)))
-    return [];
-  const props = (worker.configProviders ?? ConfigProviders.NONE).resolve(written).props;
+  into: string[],
+): Record<string, string> | undefined {
   try {
-    const module = await loadConnectorModule(resolveConnectorModule(connectorClass));
-    const problems = new module.connector().validate(props);
-    return describeConnectorProblems(file, problems);
-  } catch {
-    return [];
+    return load(file);
+  } catch (err) {
+    if (err instanceof ConfigError) for (const p of err.problems) into.push(`${file}: ${p}`);
+    else into.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
   }
-}
-
-function collect(err: unknown, file: string, into: string[]): void {
-  if (err instanceof ConfigError) for (const p of err.problems) into.push(`${file}: ${p}`);
-  else into.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
 }

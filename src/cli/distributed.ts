@@ -27,7 +27,7 @@ import { ConfigError } from '../errors.js';
 import { notice } from '../logger.js';
 import { logLevelsFor } from '../observability/log-levels.js';
 import { addDistributedRoutes } from '../rest/distributed-routes.js';
-import { startRestServer, type RestServer } from '../rest/server.js';
+import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { checkClusterForConnectors } from '../actors/cluster-check.js';
 import { chooseLogLevel, createCliLogger, type LogFormat } from './cli-logger.js';
 

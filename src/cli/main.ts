@@ -8,18 +8,17 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
-import { checkConnectorCode, connectorNotes } from '../actors/connector-checks.js';
 import { Worker, stopOnSignals } from '../actors/worker.js';
-import { startRestServer, type RestServer } from '../rest/server.js';
+import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { logLevelsFor } from '../observability/log-levels.js';
-import { ConfigError, isSharesinkError } from '../errors.js';
+import { isSharesinkError } from '../errors.js';
 import { LOG_LEVELS } from '../config/worker-def.js';
 import { batchMachine } from '../machines/batch.js';
 import { connectorMachine } from '../machines/connector.js';
 import { taskMachine } from '../machines/task.js';
 import { toDot, toMermaid } from '../machines/diagram.js';
 import { checkClusterForConnectors } from '../actors/cluster-check.js';
-import { compileFiles } from './compile-files.js';
+import { compileFiles, validateFiles } from './compile-files.js';
 import { runDistributed, type DistributedOptions } from './distributed.js';
 import { chooseLogLevel, createCliLogger, LOG_FORMATS, type LogFormat } from './cli-logger.js';
 import { showProgress } from './progress.js';
@@ -129,19 +128,18 @@ export function watchFailures(
 
 async function validate(files: string[]): Promise<void> {
   const [workerFile, ...connectorFiles] = files;
-  const { worker, connectors } = await compileFiles(workerFile!, connectorFiles);
-  // settings the connector's own code checks (and custom transform modules), as `standalone` would at start
-  const problems = (await Promise.all(connectors.map((c) => checkConnectorCode(c)))).flat();
-  if (problems.length > 0) throw new ConfigError(problems);
+  // what `standalone` and Worker.start() check, the connectors' own code included: one list, exit 2
+  const { worker, connectors, notes } = await validateFiles(workerFile!, connectorFiles);
   process.stdout.write('worker config: valid\n');
   for (const note of workerNotes(worker)) process.stdout.write(`  note: ${note}\n`);
   for (const c of connectors) {
     process.stdout.write(
       `${c.name}: valid (${c.groupProtocol} mode, group ${c.groupId}, ${c.tasksMax} task(s)${c.putPlacement === 'event-loop' ? ', puts on the event loop' : ''})\n`,
     );
-    const { warnings, notices } = await connectorNotes(c);
-    for (const w of [...c.warnings, ...classicConsumerNotes(c), ...warnings, ...notices])
-      process.stdout.write(`  note: ${w}\n`);
+    const own = notes
+      .filter((n) => n.source === c.name)
+      .map((n) => (n.key === '' ? n.message : `${n.key}: ${n.message}`));
+    for (const w of [...own, ...classicConsumerNotes(c)]) process.stdout.write(`  note: ${w}\n`);
   }
 }
 

@@ -1,6 +1,6 @@
 /** The notes `sharesink validate` prints besides the compiled configs' own warnings. */
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
-import { classicConsumerSettings } from '../kafka/classic-consumer.js';
+import { classicConsumerSettings } from '../kafka/kafkajs/classic-consumer.js';
 
 /**
  * The worker's warnings, then its Connect settings with no effect, one line per reason

@@ -135,6 +135,6 @@ function javaPluginPath(entries: readonly string[]): string[] {
   const jars = entries.filter((entry) => /\.(jar|zip)$/i.test(entry));
   if (jars.length === 0) return [];
   return [
-    `plugin.path: ${jars.join(', ')}: ${jars.length === 1 ? 'a Java archive' : 'Java archives'}, which sharesink cannot load (it runs no Java); no effect. plugin.path names directories of Node connector, converter and transform modules that REST requests may name; the built-in sinks (FileStreamSink, PostgresSink, HttpSink, KafkaSink, NoopSink) need none`,
+    `plugin.path: ${jars.join(', ')}: ${jars.length === 1 ? 'a Java archive' : 'Java archives'}, which sharesink cannot load (it runs no Java); no effect. plugin.path names directories of Node connector, converter and transform modules that REST requests may name; the built-in sinks (FileStreamSink, PostgresSink, the JDBC sink, HttpSink, KafkaSink, NoopSink) need none`,
   ];
 }

@@ -9,7 +9,7 @@ import type { GroupProtocol } from './types.js';
 import type { ConsumerSetting } from './share-mode.js';
 import { SHARE_MODE_CONSUMER_RULES } from './share-mode.js';
 
-/** Integer settings the classic consumer reads (src/kafka/classic-consumer.ts), with their lower bound. */
+/** Integer settings the classic consumer reads (src/kafka/kafkajs/classic-consumer.ts), with their lower bound. */
 const CLASSIC_INTS: Readonly<Record<string, number>> = {
   'session.timeout.ms': 1,
   'heartbeat.interval.ms': 1,

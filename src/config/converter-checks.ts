@@ -7,6 +7,11 @@
  */
 import { ByteArrayConverter } from '../connect/converters/byte-array-converter.js';
 import { JsonConverter } from '../connect/converters/json-converter.js';
+import {
+  REGISTRY_IGNORED,
+  REGISTRY_SETTINGS,
+  parseRegistrySettings,
+} from '../connect/converters/schema-registry/settings.js';
 import type { ConvertersConfig } from '../connect/converters/registry.js';
 import { SimpleHeaderConverter } from '../connect/converters/simple-header-converter.js';
 import { StringConverter } from '../connect/converters/string-converter.js';
@@ -21,6 +26,8 @@ interface Builtin {
   readonly configure: (props: Readonly<Record<string, string>>, isKey: boolean) => void;
   /** The settings it reads; Connect itself passes `converter.type`, so that one is always accepted. */
   readonly settings: readonly string[];
+  /** Settings Connect users write that it accepts and does not act on, with the reason. */
+  readonly ignored?: Readonly<Record<string, string>>;
 }
 
 const JSON_SETTINGS = ['schemas.enable', 'decimal.format', 'replace.null.with.default', 'schemas.cache.size'];
@@ -45,6 +52,16 @@ const simple: Builtin = {
   settings: [],
 };
 
+const registry = (name: string): Builtin => ({
+  name,
+  configure: (p) => void parseRegistrySettings(p),
+  settings: REGISTRY_SETTINGS,
+  ignored: REGISTRY_IGNORED,
+});
+const avro = registry('AvroConverter');
+const protobuf = registry('ProtobufConverter');
+const jsonSchema = registry('JsonSchemaConverter');
+
 /** Every name the built-in converters go by (the registry's names; a unit test keeps them equal). */
 export const BUILTIN_CONVERTER_SETTINGS: ReadonlyMap<string, Builtin> = new Map([
   ['JsonConverter', json],
@@ -55,6 +72,12 @@ export const BUILTIN_CONVERTER_SETTINGS: ReadonlyMap<string, Builtin> = new Map(
   ['org.apache.kafka.connect.converters.ByteArrayConverter', bytes],
   ['SimpleHeaderConverter', simple],
   ['org.apache.kafka.connect.storage.SimpleHeaderConverter', simple],
+  ['AvroConverter', avro],
+  ['io.confluent.connect.avro.AvroConverter', avro],
+  ['ProtobufConverter', protobuf],
+  ['io.confluent.connect.protobuf.ProtobufConverter', protobuf],
+  ['JsonSchemaConverter', jsonSchema],
+  ['io.confluent.connect.json.JsonSchemaConverter', jsonSchema],
 ]);
 
 export interface ConverterCheck {
@@ -87,6 +110,11 @@ export function checkConverters(
     }
     for (const name of Object.keys(spec.props)) {
       if (builtin.settings.includes(name) || name === 'converter.type') continue;
+      const why = builtin.ignored?.[name];
+      if (why !== undefined) {
+        warnings.push(`${classKey}.${name}: ignored by sharesink's ${builtin.name}: ${why}`);
+        continue;
+      }
       warnings.push(
         `${classKey}.${name}: not a setting of ${builtin.name}; ignored${didYouMean(name, builtin.settings, 2).replace('mean ', `mean ${classKey}.`)}`,
       );

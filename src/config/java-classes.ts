@@ -10,9 +10,9 @@ export type PluginKind = 'sink connector' | 'converter' | 'header converter' | '
 
 const WHAT_TO_WRITE: Readonly<Record<PluginKind, string>> = {
   'sink connector':
-    'use a built-in sink (FileStreamSink, PostgresSink, HttpSink, KafkaSink, NoopSink; docs/sinks.md) or a Node module whose default export is { connector, task } (docs/connector-authoring.md)',
+    'use a built-in sink (FileStreamSink, PostgresSink, JdbcSinkConnector, HttpSink, KafkaSink, NoopSink; docs/sinks.md) or a Node module whose default export is { connector, task } (docs/connector-authoring.md)',
   converter:
-    'use JsonConverter, StringConverter or ByteArrayConverter, or a Node module whose default export is a Converter class (configure, toConnectData)',
+    'use JsonConverter, StringConverter, ByteArrayConverter, or the Schema Registry converters (io.confluent.connect.avro.AvroConverter, io.confluent.connect.protobuf.ProtobufConverter, io.confluent.connect.json.JsonSchemaConverter; docs/converters.md), or a Node module whose default export is a Converter class (configure, toConnectData)',
   'header converter':
     'use SimpleHeaderConverter, JsonConverter, StringConverter or ByteArrayConverter, or a Node module whose default export is a HeaderConverter class',
   transform:
@@ -27,11 +27,11 @@ interface Known {
 }
 
 const JDBC =
-  'for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url, connection.user and connection.password as you have them, jdbc:postgresql:// URLs included; table, insert.mode, pk.fields; docs/sinks.md#postgressink)';
+  "sharesink runs Confluent's and Aiven's JDBC sink files as they are (connector.class=io.confluent.connect.jdbc.JdbcSinkConnector or io.aiven.connect.jdbc.JdbcSinkConnector, PostgreSQL and MySQL/MariaDB; docs/jdbc-sink.md): name one of those, with the same settings";
 const HTTP =
   'use connector.class=HttpSink, which has its own settings (http.url rather than http.api.url, http.headers, batch.max.size, retry.on.status.codes; docs/sinks.md#httpsink)';
 const REGISTRY =
-  'records in Schema Registry formats need a converter module that decodes them (a Node module whose default export is a Converter class); or have the producers write JSON and use JsonConverter';
+  "sharesink reads the Confluent wire format (magic byte 0, 4-byte schema id) with io.confluent.connect.avro.AvroConverter, io.confluent.connect.protobuf.ProtobufConverter or io.confluent.connect.json.JsonSchemaConverter and schema.registry.url (docs/converters.md). Apicurio's own converters use Apicurio's API and framing: have the producers write Confluent-compatible framing (Apicurio serdes: a 4-byte id handler, headers off) and point schema.registry.url at Apicurio's /apis/ccompat/v7";
 
 const KNOWN_CONNECTORS: readonly Known[] = [
   {
@@ -54,10 +54,6 @@ const KNOWN_CONVERTERS: readonly Known[] = [
 ];
 
 const KNOWN_TRANSFORMS: readonly Known[] = [
-  {
-    test: /^io\.debezium\.transforms\.ExtractNewRecordState$/,
-    hint: "Debezium's transform is not built in; ExtractField$Value with field=after takes a change event's new row state (a delete then has a null value), or write a transform module",
-  },
   {
     test: /^io\.(confluent|debezium)\./,
     hint: 'transforms from outside Apache Kafka are not built in; write a transform module that does the same (docs/transforms.md#custom-transforms)',

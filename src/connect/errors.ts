@@ -23,8 +23,12 @@ export class ConnectError extends SharesinkError {
 export class RetriableError extends ConnectError {
   readonly [RETRIABLE] = true;
 
-  constructor(message: string, options: SharesinkErrorOptions = {}) {
-    super(message, options, 'SHARESINK_RETRIABLE');
+  constructor(
+    message: string,
+    options: SharesinkErrorOptions = {},
+    code: SharesinkErrorCode = 'SHARESINK_RETRIABLE',
+  ) {
+    super(message, options, code);
   }
 }
 

@@ -10,6 +10,12 @@ export interface SinkConnectorContext {
 
 type Awaitable<T> = T | Promise<T>;
 
+/** A line a connector asks the runtime to log once at start: `warn` for what may surprise, else a notice. */
+export interface ConnectorNote {
+  readonly level: 'warn' | 'notice';
+  readonly message: string;
+}
+
 /**
  * The configuration side of a sink connector: declares its settings, validates them and splits the
  * work into task configurations. It runs on the main thread; its tasks run in the pool's threads.
@@ -28,6 +34,16 @@ export abstract class SinkConnector {
   /** At most `maxTasks` property maps, one per task. */
   abstract taskConfigs(maxTasks: number): Awaitable<Record<string, string>[]>;
   abstract stop(): Awaitable<void>;
+
+  /**
+   * Lines for the operator, said once at start (not in Connect): settings the connector reads and does
+   * not use, each with why, and what it does differently in share mode. Called on the main thread
+   * with settings that passed `validate()`.
+   */
+  notes?(
+    props: Readonly<Record<string, string>>,
+    context: { readonly share: boolean },
+  ): readonly ConnectorNote[];
 
   /** Problems per key, empty when valid; override to add cross-key checks. */
   validate(props: Readonly<Record<string, string>>): Map<string, string[]> {

@@ -14,12 +14,12 @@
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { KafkaConnectionError, KafkaError } from './errors.js';
-import { failureFields } from './failure-reason.js';
+import { KafkaConnectionError, KafkaError } from './errors/kafka-errors.js';
+import { failureFields } from './errors/failure-reason.js';
 import { openBrokerConnection, type BrokerConnection, type BrokerConnectionOptions } from './connection.js';
-import type { SaslConfig, SslConfig } from './kafkajs.js';
+import type { SaslConfig, SslConfig } from './kafkajs/internals.js';
 import type { NodeEndpoint } from './protocol/api.js';
-import { StillWaiting } from './still-waiting.js';
+import { StillWaiting } from '../observability/still-waiting.js';
 import { CoordinatorKeyType, FindCoordinator } from './protocol/messages/find-coordinator.js';
 import {
   Metadata,
@@ -28,7 +28,7 @@ import {
   type MetadataRequest,
   type MetadataResponseTopic,
 } from './protocol/messages/metadata.js';
-import { alterGroupConfigs, describeGroupConfigs } from './group-configs.js';
+import { alterGroupConfigs, describeGroupConfigs } from './admin/group-configs.js';
 
 export interface KafkaClusterOptions {
   /** Bootstrap addresses, `host:port`. */

@@ -9,7 +9,7 @@
  * ```
  */
 import type { Logger } from 'pino';
-import { KafkaError, UnsupportedVersionError } from './errors.js';
+import { KafkaError, UnsupportedVersionError } from './errors/kafka-errors.js';
 import {
   authenticateKafkajsConnection,
   closeKafkajsConnection,
@@ -20,7 +20,7 @@ import {
   type KafkajsHandle,
   type SaslConfig,
   type SslConfig,
-} from './kafkajs.js';
+} from './kafkajs/internals.js';
 import {
   buildRequest,
   highestCommonVersion,

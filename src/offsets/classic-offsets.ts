@@ -5,7 +5,7 @@
  * (Connect's reset of that partition) goes through our wire codec.
  */
 import type { Admin } from 'kafkajs';
-import { KafkaError } from '../kafka/errors.js';
+import { KafkaError } from '../kafka/errors/kafka-errors.js';
 import { OffsetDelete } from '../kafka/protocol/messages/offset-delete.js';
 import type { OffsetChange, PartitionOffset } from './connect-shape.js';
 import { GroupNotEmptyError, type GroupMemberView } from './errors.js';

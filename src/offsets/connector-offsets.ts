@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
-import { createClassicKafka } from '../kafka/classic-consumer.js';
+import { createClassicKafka } from '../kafka/kafkajs/classic-consumer.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import {

@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Admin } from 'kafkajs';
-import { createClassicKafka } from '../kafka/classic-consumer.js';
+import { createClassicKafka } from '../kafka/kafkajs/classic-consumer.js';
 import { KafkaCluster } from '../kafka/cluster.js';
 import { kafkajsSecurityOptions } from '../kafka/security/index.js';
 import type { PartitionOffset } from './connect-shape.js';

@@ -5,7 +5,7 @@
  * are retried a few times; everything else surfaces as a {@link KafkaError} or a {@link GroupNotEmptyError}.
  */
 import type { KafkaCluster } from '../kafka/cluster.js';
-import { KafkaError, KafkaErrorCode } from '../kafka/errors.js';
+import { KafkaError, KafkaErrorCode } from '../kafka/errors/kafka-errors.js';
 import { ShareGroupDescribe } from '../kafka/protocol/messages/share-group-describe.js';
 import {
   AlterShareGroupOffsets,

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { loadConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
-import { convertBatch } from '../connect/converters/convert-batch.js';
+import { convertBatch, prepareBatch } from '../connect/converters/convert-batch.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
 import { transientCause } from '../connect/transient-errors.js';
@@ -307,6 +307,8 @@ export class TaskHost {
       await this.#syncAssignment(hosted, request);
       const convertStart = performance.now();
       const raws = isWireBatch(request.batch) ? decodeWireBatch(request.batch) : request.batch;
+      // schemas a registry converter lacks are fetched here, once per batch; unreachable = retriable
+      await prepareBatch(raws, hosted.converters);
       const converted = convertBatch(raws, hosted.converters);
       converterFailures = converted.failures.map(({ index, error }) => ({
         index,

@@ -14,10 +14,10 @@ import { ConfigError } from '../errors.js';
 import type { DistributedWorker } from '../distributed/herder/distributed-worker.js';
 import type { ConnectorEntry } from '../distributed/herder/config-state.js';
 import { ConnectorOffsetsService } from '../offsets/connector-offsets.js';
-import { entryOf, mustBeStarted, viaLeader } from './distributed-forward.js';
-import { RestError } from './errors.js';
-import { answering, notStopped, offsetsConfigOf } from './offsets-routes.js';
-import type { RestRequest, Router } from './router.js';
+import { entryOf, mustBeStarted, viaLeader } from './server/forward.js';
+import { RestError } from './server/errors.js';
+import { answering, notStopped, offsetsConfigOf } from './resources/offsets.js';
+import type { RestRequest, Router } from './server/router.js';
 
 /** The offsets calls' view of a connector from the config topic; a config that no longer compiles here is a 500 saying why. */
 function offsetsConfigFor(w: DistributedWorker, c: ConnectorEntry) {

@@ -13,14 +13,14 @@ import type { ConnectorEntry } from '../distributed/herder/config-state.js';
 import type { TargetState } from '../distributed/herder/config-records.js';
 import type { DistributedWorker } from '../distributed/herder/distributed-worker.js';
 import type { InstanceStatus } from '../distributed/herder/status-store.js';
-import { healthReport } from './health.js';
-import { badRequest, notFound } from './errors.js';
-import { entryOf, mustBeStarted, viaLeader } from './distributed-forward.js';
+import { healthReport } from '../actors/health.js';
+import { badRequest, notFound } from './server/errors.js';
+import { entryOf, mustBeStarted, viaLeader } from './server/forward.js';
 import { addDistributedOffsetsRoutes } from './distributed-offsets-routes.js';
-import { addDistributedTopicsRoutes } from './topics-routes.js';
-import { clusterPanelData, clusterPanelHtml } from './cluster-panel.js';
-import { validateConfig } from './plugins.js';
-import type { RestRequest, RestResponse, Router } from './router.js';
+import { addDistributedTopicsRoutes } from './resources/topics.js';
+import { clusterPanelData, clusterPanelHtml } from './live-view/cluster-panel.js';
+import { validateConfig } from './plugins/plugins.js';
+import type { RestRequest, RestResponse, Router } from './server/router.js';
 
 const json = (value: unknown, status = 200): RestResponse => ({ status, json: value });
 

@@ -3,8 +3,8 @@
 // own message.
 import { describe, expect, it } from 'vitest';
 import { KafkaCluster } from '../../src/kafka/cluster.js';
-import { createTopics } from '../../src/kafka/create-topics.js';
-import { KafkaErrorCode } from '../../src/kafka/errors.js';
+import { createTopics } from '../../src/kafka/admin/create-topics.js';
+import { KafkaErrorCode } from '../../src/kafka/errors/kafka-errors.js';
 import { kafkaClient, testBrokers, uniqueName } from './harness/kafka.js';
 
 describe('createTopics', () => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { KafkaTopicLog } from '../../src/distributed/herder/topic-log.js';
-import { createClassicKafka } from '../../src/kafka/classic-consumer.js';
+import { createClassicKafka } from '../../src/kafka/kafkajs/classic-consumer.js';
 import { ids, produceIds } from '../faults/harness/records.js';
 import { api, clusterSpec, startWorker, type DistributedWorkerRun } from './harness/distributed-workers.js';
 import { createTopic, deleteTopics, testBrokers, uniqueName } from './harness/kafka.js';

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
-import { startRestServer } from '../../src/rest/server.js';
+import { startRestServer } from '../../src/rest/server/server.js';
 import { api } from './harness/rest-client.js';
 import { LINES_CONNECTOR } from './harness/rest.js';
 import {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
-import { checkKafkaCluster } from '../../src/kafka/preflight.js';
+import { checkKafkaCluster } from '../../src/kafka/admin/preflight.js';
 import { UnknownTopicError } from '../../src/kafka/share/share-errors.js';
 import { startCli } from './harness/cli.js';
 import { createTopic, deleteTopics, testBrokers, uniqueGroup, uniqueTopic } from './harness/kafka.js';

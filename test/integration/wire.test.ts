@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaCluster, type TopicMetadata } from '../../src/kafka/cluster.js';
 import type { BrokerConnection } from '../../src/kafka/connection.js';
-import { UnsupportedVersionError } from '../../src/kafka/errors.js';
+import { UnsupportedVersionError } from '../../src/kafka/errors/kafka-errors.js';
 import {
   AcknowledgeType,
   ApiKey,
@@ -24,7 +24,7 @@ import {
   type ShareFetchResponse,
   type ShareTopicPartitions,
 } from '../../src/kafka/protocol/index.js';
-import { decodeRecordBatches } from '../../src/kafka/records.js';
+import { decodeRecordBatches } from '../../src/kafka/records/record-batches.js';
 import { createTopic, produce, testBrokers, uniqueGroup, uniqueTopic } from './harness/kafka.js';
 
 const logger = pino({ level: process.env.SHARESINK_TEST_LOG_LEVEL ?? 'warn' });

@@ -4,7 +4,7 @@
 // ever throw KafkaProtocolError.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { KafkaProtocolError } from '../../src/kafka/errors.js';
+import { KafkaProtocolError } from '../../src/kafka/errors/kafka-errors.js';
 import type { ApiDefinition } from '../../src/kafka/protocol/api.js';
 import { Reader } from '../../src/kafka/protocol/reader.js';
 import { Writer } from '../../src/kafka/protocol/writer.js';

@@ -1,7 +1,7 @@
 // Round trips and failure modes of every primitive of the wire codec (Reader / Writer).
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { KafkaProtocolError } from '../../src/kafka/errors.js';
+import { KafkaProtocolError } from '../../src/kafka/errors/kafka-errors.js';
 import { Reader } from '../../src/kafka/protocol/reader.js';
 import { Writer } from '../../src/kafka/protocol/writer.js';
 

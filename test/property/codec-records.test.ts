@@ -2,9 +2,13 @@
 // truncation at any byte, corruption detected by the CRC, and random input failing only with typed errors.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CorruptRecordBatchError, KafkaProtocolError } from '../../src/kafka/errors.js';
-import { decodeRecordBatches, decodeRecordBatchesSync, type RecordBatch } from '../../src/kafka/records.js';
-import { encodeBatch, type TestBatch, type TestRecord } from '../unit/kafka/record-batch-builder.js';
+import { CorruptRecordBatchError, KafkaProtocolError } from '../../src/kafka/errors/kafka-errors.js';
+import {
+  decodeRecordBatches,
+  decodeRecordBatchesSync,
+  type RecordBatch,
+} from '../../src/kafka/records/record-batches.js';
+import { encodeBatch, type TestBatch, type TestRecord } from '../unit/kafka/records/record-batch-builder.js';
 
 const bytesOrNull: fc.Arbitrary<Buffer | null> = fc.option(
   fc.uint8Array({ maxLength: 40 }).map((b): Buffer => Buffer.from(b)),

@@ -1,7 +1,7 @@
 // The native CRC-32C (@node-rs/crc32) and the portable JS one agree on every input and sub-range.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crc32c, crc32cImplementation, crc32cPortable } from '../../src/kafka/crc32c.js';
+import { crc32c, crc32cImplementation, crc32cPortable } from '../../src/kafka/records/crc32c.js';
 
 describe('crc32c', () => {
   it('runs the native implementation on this machine (CI installs it with npm ci)', () => {

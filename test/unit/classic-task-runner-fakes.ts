@@ -1,7 +1,7 @@
 // A scripted kafkajs consumer (and dead-letter queue, pool and offset manager) for the ClassicTaskRunner
 // unit tests. A test file mocks the two modules the runner reaches Kafka through with these:
 //
-//   vi.mock('../../src/kafka/classic-consumer.js', async (original) =>
+//   vi.mock('../../src/kafka/kafkajs/classic-consumer.js', async (original) =>
 //     (await import('./classic-task-runner-fakes.js')).mockClassicConsumer(await original()));
 //   vi.mock('../../src/actors/errors/dead-letter-reporter.js', async (original) =>
 //     (await import('./classic-task-runner-fakes.js')).mockDeadLetterQueue(await original()));
@@ -14,7 +14,7 @@ import { expect } from 'vitest';
 import type { ClassicTaskRunnerOptions } from '../../src/actors/classic-options.js';
 import type * as DeadLetterModule from '../../src/actors/errors/dead-letter-reporter.js';
 import type { ClassicDeadLetterQueue } from '../../src/actors/errors/dead-letter-reporter.js';
-import type * as ClassicConsumerModule from '../../src/kafka/classic-consumer.js';
+import type * as ClassicConsumerModule from '../../src/kafka/kafkajs/classic-consumer.js';
 import type { PutResult } from '../../src/pool/protocol.js';
 
 type EachBatch = (payload: EachBatchPayload) => Promise<void>;

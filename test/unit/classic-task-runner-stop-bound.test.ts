@@ -13,7 +13,7 @@ import {
   within,
 } from './classic-task-runner-fakes.js';
 
-vi.mock('../../src/kafka/classic-consumer.js', async (original) =>
+vi.mock('../../src/kafka/kafkajs/classic-consumer.js', async (original) =>
   (await import('./classic-task-runner-fakes.js')).mockClassicConsumer(await original()),
 );
 vi.mock('../../src/actors/errors/dead-letter-reporter.js', async (original) =>

@@ -12,7 +12,7 @@ import {
   writeRefusal,
 } from '../../src/actors/errors/dead-letter-reporter.js';
 import type { RawRecord } from '../../src/connect/raw-record.js';
-import { KafkaAuthorizationError } from '../../src/kafka/cluster-errors.js';
+import { KafkaAuthorizationError } from '../../src/kafka/errors/cluster-errors.js';
 
 type ErrorClass = new (...args: unknown[]) => Error;
 // kafkajs's own classes (the types leave KafkaJSCreateTopicError out; the module exports it)

@@ -24,7 +24,7 @@ import {
 import type { PutPool } from '../../src/pool/put-pool.js';
 import type { PutOutcome, PutResult } from '../../src/pool/protocol.js';
 import { SimulatedClock } from '../../src/actors/supervisor-clock.js';
-import { KafkaError, KafkaErrorCode } from '../../src/kafka/errors.js';
+import { KafkaError, KafkaErrorCode } from '../../src/kafka/errors/kafka-errors.js';
 import type { AcknowledgeType } from '../../src/kafka/share/ack-batches.js';
 import type { PartitionAckResult, ShareRecord } from '../../src/kafka/share/share-consumer.js';
 import { SharePartitionModel } from '../../src/testing/index.js';

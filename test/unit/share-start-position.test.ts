@@ -12,7 +12,7 @@ import {
   type StartPositionCluster,
 } from '../../src/actors/share-start-position.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
-import { KafkaError } from '../../src/kafka/errors.js';
+import { KafkaError } from '../../src/kafka/errors/kafka-errors.js';
 import type { BrokerConnection } from '../../src/kafka/connection.js';
 
 const worker = compileWorkerConfig({ 'bootstrap.servers': 'localhost:9092' });

@@ -14,7 +14,7 @@ import {
 } from '../../src/kafka/share/share-consumer-metrics.js';
 import type { BatchOutput, Disposition } from '../../src/machines/batch.js';
 import type { PutOutcome, PutResult } from '../../src/pool/protocol.js';
-import { collectMetrics } from '../../src/rest/metrics.js';
+import { collectMetrics } from '../../src/rest/metrics/metrics.js';
 import { pino } from 'pino';
 import { fakeWorker, FakeConnector, ZERO_COUNTERS } from './rest/fake-worker.js';
 

@@ -36,6 +36,8 @@ export interface TaskSlotsOptions {
   /** The operator's target (the connector machine's `paused`): tasks made while it is set stay paused. */
   readonly paused: () => boolean;
   readonly onTaskFailed: (taskId: number, error: string, cause: Error | undefined) => void;
+  /** A task (re)started and runs: whatever failed under its id before no longer stands. */
+  readonly onTaskRunning?: (taskId: number) => void;
 }
 
 export class TaskSlots {
@@ -260,6 +262,7 @@ export class TaskSlots {
         runner.start().then(
           () => {
             slot.actor.send({ type: 'STARTED' });
+            if (String(slot.actor.getSnapshot().value) === 'running') this.o.onTaskRunning?.(id);
             if (paused()) pauseSlot(slot);
           },
           (err: Error) => {

@@ -6,13 +6,13 @@
  */
 import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { createClassicKafka } from '../../kafka/classic-consumer.js';
+import { createClassicKafka } from '../../kafka/kafkajs/classic-consumer.js';
 import type { KafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { RawRecord } from '../../connect/raw-record.js';
 import type { DeadLetterReason } from './reasons.js';
 import type { ClassicErrorsOptions } from './tolerance.js';
-import { KafkaAuthorizationError } from '../../kafka/cluster-errors.js';
-import { KafkaError, KafkaErrorCode } from '../../kafka/errors.js';
+import { KafkaAuthorizationError } from '../../kafka/errors/cluster-errors.js';
+import { KafkaError, KafkaErrorCode } from '../../kafka/errors/kafka-errors.js';
 
 export const DLQ_HEADERS = {
   topic: '__connect.errors.topic',

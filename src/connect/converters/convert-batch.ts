@@ -17,6 +17,19 @@ export interface ConvertedBatch {
 }
 
 /**
+ * Lets the key and value converters fetch what the batch needs (schemas by id) before `convertBatch`:
+ * one await per batch and converter that asks for it, none for the others.
+ */
+export async function prepareBatch(raws: readonly RawRecord[], converters: LoadedConverters): Promise<void> {
+  const { key, value } = converters;
+  if (key.prepareBatch === undefined && value.prepareBatch === undefined) return;
+  const work: Promise<void>[] = [];
+  if (key.prepareBatch !== undefined) work.push(key.prepareBatch(raws.map((r) => r.key)));
+  if (value.prepareBatch !== undefined) work.push(value.prepareBatch(raws.map((r) => r.value)));
+  await Promise.all(work);
+}
+
+/**
  * Converts a whole batch with one plain loop. A record whose key, value or a header fails to convert
  * is left out of `records` and listed in `failures`; the rest of the batch is unaffected.
  */

@@ -9,6 +9,13 @@ export interface Converter {
   configure(configs: Readonly<Record<string, string>>, isKey: boolean): void;
   toConnectData(topic: string, bytes: Uint8Array | null): SchemaAndValue;
   fromConnectData(topic: string, schema: Schema | undefined, value: unknown): Uint8Array | null;
+  /**
+   * Optional: called once per batch, before `toConnectData` runs on its records, with the bytes of
+   * this converter's part (keys or values, nulls included). A converter that needs something from the
+   * network to decode (a schema by id) fetches it here, so no record waits on I/O. Throwing a
+   * RetriableError retries the whole batch.
+   */
+  prepareBatch?(bytes: readonly (Uint8Array | null)[]): Promise<void>;
 }
 
 /** Connect's HeaderConverter: one header value's bytes to a Connect value and back. */

@@ -260,7 +260,8 @@ function schemalessToJson(value: unknown): Json {
   return JSON.parse(text) as Json;
 }
 
-function decimalFromBytes(bytes: Buffer, scale: number): string {
+/** A Decimal's value from its two's-complement big-endian unscaled bytes (Connect's Decimal encoding, Avro's too). */
+export function decimalFromBytes(bytes: Uint8Array, scale: number): string {
   let unscaled = 0n;
   for (const byte of bytes) unscaled = (unscaled << 8n) | BigInt(byte);
   if (bytes.length > 0 && (bytes[0]! & 0x80) !== 0) unscaled -= 1n << BigInt(bytes.length * 8);

@@ -2,6 +2,7 @@ import { ConfigError } from '../../errors.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import type { Converter, HeaderConverter } from './converter.js';
 import { JsonConverter } from './json-converter.js';
+import { REGISTRY_CONVERTERS } from './schema-registry/converters.js';
 import { SimpleHeaderConverter } from './simple-header-converter.js';
 import { StringConverter } from './string-converter.js';
 
@@ -33,6 +34,9 @@ const VALUE_CONVERTERS: Record<string, () => Converter & HeaderConverter> = {
   JsonConverter: () => new JsonConverter(),
   'org.apache.kafka.connect.json.JsonConverter': () => new JsonConverter(),
 };
+
+/** Key and value converters only: Connect's Schema Registry converters are not header converters. */
+const KEY_VALUE_CONVERTERS: Record<string, () => Converter> = { ...VALUE_CONVERTERS, ...REGISTRY_CONVERTERS };
 
 const HEADER_CONVERTERS: Record<string, () => HeaderConverter> = {
   SimpleHeaderConverter: () => new SimpleHeaderConverter(),
@@ -95,10 +99,10 @@ export async function createConverters(
     const classKey = `${part}.converter`;
     try {
       const builtin =
-        part === 'header' ? HEADER_CONVERTERS[spec.className] : VALUE_CONVERTERS[spec.className];
+        part === 'header' ? HEADER_CONVERTERS[spec.className] : KEY_VALUE_CONVERTERS[spec.className];
       const instance = builtin?.() ?? (await loadCustom(spec.className, part, importModule));
       if (instance === undefined) {
-        const known = Object.keys(part === 'header' ? HEADER_CONVERTERS : VALUE_CONVERTERS).join(', ');
+        const known = Object.keys(part === 'header' ? HEADER_CONVERTERS : KEY_VALUE_CONVERTERS).join(', ');
         problems.push(
           `${classKey}: ${JSON.stringify(spec.className)} is not a converter; accepted: ${known} or a module whose default export is a converter class`,
         );

@@ -9,6 +9,7 @@ import { KEY, VALUE, type Operating } from './data.js';
 import { DROP_HEADERS_DEF, DropHeaders } from './drop-headers.js';
 import { EXTRACT_FIELD_DEF, ExtractField } from './extract-field.js';
 import { FILTER_DEF, Filter } from './filter.js';
+import { EXTRACT_NEW_RECORD_STATE_DEF, ExtractNewRecordState } from './extract-new-record-state.js';
 import { FLATTEN_DEF, Flatten } from './flatten.js';
 import { HEADER_FROM_DEF, HeaderFrom } from './header-from.js';
 import { HOIST_FIELD_DEF, HoistField } from './hoist-field.js';
@@ -190,8 +191,20 @@ function expand(family: Family): BuiltinTransform[] {
   });
 }
 
+/** Transforms from outside Apache Kafka that Connect pipelines commonly name, under their own class names. */
+const OTHERS: readonly BuiltinTransform[] = [
+  {
+    name: 'ExtractNewRecordState',
+    className: 'io.debezium.transforms.ExtractNewRecordState',
+    def: EXTRACT_NEW_RECORD_STATE_DEF as AnyDef,
+    summary:
+      "Debezium's event flattening: a change event becomes the row state after the change; deletes as configured.",
+    create: () => new ExtractNewRecordState(),
+  },
+];
+
 /** Every built-in transform, in documentation order, Key before Value. */
-export const BUILTIN_TRANSFORM_LIST: readonly BuiltinTransform[] = FAMILIES.flatMap(expand);
+export const BUILTIN_TRANSFORM_LIST: readonly BuiltinTransform[] = [...FAMILIES.flatMap(expand), ...OTHERS];
 
 /** Families with `$Key`/`$Value` classes, for "use InsertField$Value" when the bare name is written. */
 export const SIDED_FAMILIES: ReadonlySet<string> = new Set(

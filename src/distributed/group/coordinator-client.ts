@@ -8,7 +8,7 @@
  * them, as with the share consumer's long-polling ShareFetch.
  */
 import type { KafkaCluster } from '../../kafka/cluster.js';
-import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../../kafka/errors.js';
+import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../../kafka/errors/kafka-errors.js';
 import {
   Heartbeat,
   type HeartbeatRequest,

@@ -1,5 +1,5 @@
 /** How the worker-group member sorts the coordinator's error codes, and the advice for those a user fixes. */
-import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../../kafka/errors.js';
+import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../../kafka/errors/kafka-errors.js';
 
 /** The group has gone on without this member: stop everything, join afresh. */
 export const LOST_ERRORS: ReadonlySet<number> = new Set([

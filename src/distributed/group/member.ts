@@ -14,8 +14,8 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { KafkaCluster } from '../../kafka/cluster.js';
-import { KafkaErrorCode } from '../../kafka/errors.js';
-import { StillWaiting } from '../../kafka/still-waiting.js';
+import { KafkaErrorCode } from '../../kafka/errors/kafka-errors.js';
+import { StillWaiting } from '../../observability/still-waiting.js';
 import { LOST_ERRORS, groupError, isRetriable } from './group-errors.js';
 import { Heartbeats } from './heartbeats.js';
 import { membershipChange } from './membership-change.js';

@@ -18,7 +18,7 @@
  *   "revokedConnectors":[…],"revokedTasks":[…],"delayMs":0,"members":[{"memberId","workerId","restUrl",
  *   "configOffset"}]}` — `members` lets every worker (not only the leader) show the cluster.
  */
-import { KafkaProtocolError } from '../../kafka/errors.js';
+import { KafkaProtocolError } from '../../kafka/errors/kafka-errors.js';
 import type { TaskId, WorkerAssignment, WorkerMetadata } from '../group-types.js';
 
 export const PROTOCOL_TYPE = 'sharesink';

@@ -7,10 +7,11 @@ import os from 'node:os';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { ConnectorRuntime } from '../../actors/connector-runtime.js';
+import { clearFailures } from '../../actors/worker.js';
 import type { DistributedConfig } from '../../config/distributed-def.js';
 import { parseListener } from '../../config/listener.js';
 import type { WorkerConfig } from '../../config/types.js';
-import { createClassicKafka } from '../../kafka/classic-consumer.js';
+import { createClassicKafka } from '../../kafka/kafkajs/classic-consumer.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { defaultLogger } from '../../logger.js';
 import { createActorCensus, type ActorCensus } from '../../observability/actor-census.js';
@@ -129,6 +130,7 @@ export class DistributedWorker {
           {
             taskIds,
             onActiveTopic: (topic, task) => herder.recordActiveTopic(config.name, topic, task),
+            onTaskRunning: (connector, taskId) => clearFailures(this.#failures, connector, taskId),
           },
         ),
     });

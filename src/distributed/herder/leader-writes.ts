@@ -4,7 +4,7 @@
  * back before it answers, so the answer and the next read on the leader see it.
  */
 import type { Logger } from 'pino';
-import { RestError, notFound } from '../../rest/errors.js';
+import { RestError, notFound } from '../../rest/server/errors.js';
 import {
   keyOf,
   valueOf,

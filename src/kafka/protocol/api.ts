@@ -2,7 +2,7 @@
  * How a Kafka API is described to the connection: one {@link ApiDefinition} per API (see `messages/`), turned
  * into a concrete {@link ApiRequest} for one negotiated version by {@link buildRequest}.
  */
-import { encodeError } from '../errors.js';
+import { encodeError } from '../errors/kafka-errors.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 

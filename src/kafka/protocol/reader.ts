@@ -13,7 +13,7 @@
  * Byte fields (`bytes`, `records`) are returned as views ({@link Buffer.subarray}) into the input buffer:
  * no copy. Keep the input buffer alive (and unmodified) while the views are in use.
  */
-import { KafkaProtocolError } from '../errors.js';
+import { KafkaProtocolError } from '../errors/kafka-errors.js';
 
 const TWO_32 = 4294967296;
 

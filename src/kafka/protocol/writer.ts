@@ -5,7 +5,7 @@
  * integer, a string longer than int16 allows, a malformed uuid) throw {@link KafkaProtocolError} with code
  * `SHARESINK_PROTOCOL_ENCODE`: they are programming errors, caught before a byte reaches the broker.
  */
-import { encodeError } from '../errors.js';
+import { encodeError } from '../errors/kafka-errors.js';
 
 const TWO_32 = 4294967296;
 const TWO_52 = 4503599627370496;

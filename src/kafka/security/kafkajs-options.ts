@@ -3,7 +3,7 @@
  * every client factory (share client, classic consumer, producers, admin calls) gets them from.
  */
 import type { ConnectionOptions } from 'node:tls';
-import type { SaslConfig, SslConfig } from '../kafkajs.js';
+import type { SaslConfig, SslConfig } from '../kafkajs/internals.js';
 import { ClientCredentialsTokenProvider, unsecuredToken } from './oauth.js';
 import type { KafkaSecurity, SaslSettings } from './types.js';
 

@@ -10,12 +10,12 @@ import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { SaslRequiredError } from '../auth-errors.js';
+import { SaslRequiredError } from '../errors/auth-errors.js';
 import type { BrokerConnection, BrokerConnectionOptions } from '../connection.js';
-import { KafkaConnectionError, KafkaErrorCode } from '../errors.js';
-import type { SaslConfig, SslConfig } from '../kafkajs.js';
+import { KafkaConnectionError, KafkaErrorCode } from '../errors/kafka-errors.js';
+import type { SaslConfig, SslConfig } from '../kafkajs/internals.js';
 import { SaslHandshake } from '../protocol/messages/sasl-handshake.js';
-import { KafkaTlsError } from '../tls-errors.js';
+import { KafkaTlsError } from '../errors/tls-errors.js';
 import type { SecurityProtocol } from './types.js';
 
 const PROBE_TIMEOUT_MS = 5000;

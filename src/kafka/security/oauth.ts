@@ -5,7 +5,7 @@
  * of the client until 80% of its lifetime has passed; kafkajs asks again when it re-authenticates a
  * connection (the broker's session lifetime), so long-lived connections move to fresh tokens.
  */
-import { KafkaConnectionError } from '../errors.js';
+import { KafkaConnectionError } from '../errors/kafka-errors.js';
 import type { Secret } from './types.js';
 
 /**

@@ -53,6 +53,9 @@ export const SECRET_SECURITY_KEYS: ReadonlySet<string> = new Set([
   'ssl.keystore.certificate.chain',
   'ssl.keystore.key',
   'ssl.key.password',
+  // Schema Registry converters' credentials (`value.converter.basic.auth.user.info`, …)
+  'basic.auth.user.info',
+  'bearer.auth.token',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(SECURITY_KEYS);

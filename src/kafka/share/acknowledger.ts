@@ -3,7 +3,7 @@
  * owns the decisions that affect the whole consumer (top-level errors, lock duration, metadata); this
  * module builds the request, applies the per-partition answers, and settles every entry exactly once.
  */
-import { KafkaError } from '../errors.js';
+import { KafkaError } from '../errors/kafka-errors.js';
 import { AckCode } from './ack-batches.js';
 import {
   failAll,

@@ -5,7 +5,7 @@ import { ShareAcknowledge } from '../protocol/messages/share-acknowledge.js';
 import { ShareFetch } from '../protocol/messages/share-fetch.js';
 import { ShareGroupHeartbeat } from '../protocol/messages/share-group-heartbeat.js';
 import { ApiKey } from '../protocol/api.js';
-import { decodeRecordBatches } from '../records.js';
+import { decodeRecordBatches } from '../records/record-batches.js';
 import type { DecodedBatch, ShareTransport, TopicMetadata } from './transport.js';
 
 export type ClusterTransportOptions = Omit<KafkaClusterOptions, 'logger' | 'openConnection'> & {

@@ -12,10 +12,10 @@
  * joining or of a subscription change, the member asks every {@link EARLY_HEARTBEAT_MS} instead.
  */
 import type { Logger } from 'pino';
-import { KafkaError, KafkaErrorCode } from '../errors.js';
-import { failureFields } from '../failure-reason.js';
+import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
+import { failureFields } from '../errors/failure-reason.js';
 import type { ShareTopicPartitions } from '../protocol/messages/share-group-heartbeat.js';
-import { StillWaiting } from '../still-waiting.js';
+import { StillWaiting } from '../../observability/still-waiting.js';
 import type { ShareTransport } from './transport.js';
 
 export interface MembershipOptions {

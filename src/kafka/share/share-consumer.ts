@@ -13,7 +13,7 @@
 import type { Logger } from 'pino';
 import { SharesinkError } from '../../errors.js';
 import { defaultLogger } from '../../logger.js';
-import { KafkaError, KafkaErrorCode } from '../errors.js';
+import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
 import type { ShareTopicPartitions } from '../protocol/messages/share-group-heartbeat.js';
 import { randomUuid } from '../protocol/uuid.js';
 import { AckCode, type AcknowledgeType } from './ack-batches.js';

@@ -4,9 +4,9 @@
  * of date (refresh metadata), or anything else (retry after a short backoff).
  */
 import type { Logger } from 'pino';
-import { KafkaError, KafkaErrorCode } from '../errors.js';
-import { failureFields } from '../failure-reason.js';
-import { RetryLines } from '../retry-lines.js';
+import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
+import { failureFields } from '../errors/failure-reason.js';
+import { RetryLines } from '../../observability/retry-lines.js';
 import { settleAll, type AckEntry, type PartitionAckResult } from './ack-entries.js';
 import type { NodeChannel } from './node-channel.js';
 import type { ShareConsumerMetrics } from './share-consumer-metrics.js';

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { KafkaError } from '../errors.js';
+import { KafkaError } from '../errors/kafka-errors.js';
 import type {
   AcquiredRecords,
   ShareFetchPartition,

@@ -8,7 +8,7 @@ import type {
   ShareAcknowledgeResponse,
 } from '../protocol/messages/share-acknowledge.js';
 import type { ShareFetchRequest, ShareFetchResponse } from '../protocol/messages/share-fetch.js';
-import type { KafkaRecord } from '../records.js';
+import type { KafkaRecord } from '../records/record-batches.js';
 import type {
   ShareGroupHeartbeatRequest,
   ShareGroupHeartbeatResponse,

@@ -14,7 +14,7 @@ import { SinkConnector } from '../../connect/sink-connector.js';
 import type { SinkRecord } from '../../connect/sink-record.js';
 import { SinkTask } from '../../connect/sink-task.js';
 import { ConfigError } from '../../errors.js';
-import '../../kafka/kafkajs-request-queue.js';
+import '../../kafka/kafkajs/request-queue.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { KAFKA_SINK_CONFIG, kafkaSinkSettings, type KafkaSinkSettings } from './config.js';
 import { errorChain, explainTargetError } from './target-errors.js';

@@ -260,7 +260,7 @@ function urlCredentials(url: string): { user: boolean; password: boolean } {
  * connection.user and connection.password written into the URL, as a JDBC sink config gives them
  * beside it: node-postgres lets a connection string override its separate fields, user unset included.
  */
-function withCredentials(url: string, user: string | undefined, password: string | undefined): string {
+export function withCredentials(url: string, user: string | undefined, password: string | undefined): string {
   if (user === undefined && password === undefined) return url;
   const parsed = new URL(url);
   if (user !== undefined) parsed.username = user;

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { ConnectError, RetriableError } from '../../connect/errors.js';
 import { RETRIED_NOT_REJECTED as KEPT } from '../retried-not-rejected.js';
 
@@ -26,7 +25,11 @@ const CONNECTION_MESSAGE =
 
 /** The SQLSTATE of an error the server reported; undefined for socket and client-side errors. */
 export function sqlState(error: unknown): string | undefined {
-  return error instanceof pg.DatabaseError ? error.code : undefined;
+  // pg's DatabaseError, recognised by shape so that this module does not load the driver
+  if (!(error instanceof Error) || typeof (error as { severity?: unknown }).severity !== 'string')
+    return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { Worker } from '../../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
-import { startRestServer, type RestServer, type RestServerOptions } from '../../../src/rest/server.js';
+import { startRestServer, type RestServer, type RestServerOptions } from '../../../src/rest/server/server.js';
 import { testBrokers } from './kafka.js';
 
 /** The fixture's `connector.class` (a module URL). */

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 
 const made: Array<Record<string, unknown>> = [];
-vi.mock('../../../src/kafka/classic-consumer.js', () => ({
+vi.mock('../../../src/kafka/kafkajs/classic-consumer.js', () => ({
   createClassicKafka: (options: Record<string, unknown>) => {
     made.push(options);
     return { producer: () => ({ connect: async () => {} }), admin: () => ({}), options };

@@ -12,7 +12,7 @@ import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config
 import type { ConnectorConfig, WorkerConfig } from '../../../src/config/types.js';
 import { DataError } from '../../../src/connect/errors.js';
 import { ConfigError, isSharesinkError } from '../../../src/errors.js';
-import { KafkaUnreachableError } from '../../../src/kafka/cluster-errors.js';
+import { KafkaUnreachableError } from '../../../src/kafka/errors/cluster-errors.js';
 
 const logger = pino({ level: 'silent' });
 const failing = fileURLToPath(new URL('../../fixtures/connectors/failing-connector.ts', import.meta.url));

@@ -200,10 +200,10 @@ describe('compileConnectorConfig problems (exact messages)', () => {
 
   it('a Java connector class sharesink does not have', () => {
     const [problem] = problemsOf(() =>
-      compile({ ...base, 'connector.class': 'io.confluent.connect.jdbc.JdbcSinkConnector' }),
+      compile({ ...base, 'connector.class': 'io.confluent.connect.s3.S3SinkConnector' }),
     );
     expect(problem).toBe(
-      `connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url, connection.user and connection.password as you have them, jdbc:postgresql:// URLs included; table, insert.mode, pk.fields; docs/sinks.md#postgressink); accepted: a class name or module specifier, one of ${Object.keys(BUILTIN_CONNECTORS).join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the sink connector`,
+      `connector.class: "io.confluent.connect.s3.S3SinkConnector" is a Java class, and sharesink runs no Java: use a built-in sink (FileStreamSink, PostgresSink, JdbcSinkConnector, HttpSink, KafkaSink, NoopSink; docs/sinks.md) or a Node module whose default export is { connector, task } (docs/connector-authoring.md); accepted: a class name or module specifier, one of ${Object.keys(BUILTIN_CONNECTORS).join(', ')}, or a module path (./x.js, /abs/x.js, file:...) or npm package whose default export is the sink connector`,
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
-import { classicConsumerSettings } from '../../../src/kafka/classic-consumer.js';
+import { classicConsumerSettings } from '../../../src/kafka/kafkajs/classic-consumer.js';
 import { base, problemsOf, shareWorker, worker } from './config-helpers.js';
 
 const classic = (props: Record<string, string>, w = worker) =>

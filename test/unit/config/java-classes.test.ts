@@ -10,15 +10,15 @@ import { base, problemsOf, worker } from './config-helpers.js';
 const said = (problem: string | undefined) => problem?.split('; accepted: ')[0];
 
 describe('Java class names from Connect files say that sharesink runs no Java, and what to use', () => {
-  it("Confluent's JDBC sink: PostgresSink, whose settings are its own", () => {
+  it("another vendor's JDBC sink: Confluent's or Aiven's class name, which run as they are", () => {
     const [problem] = problemsOf(() =>
       compileConnectorConfig(
-        { ...base, 'connector.class': 'io.confluent.connect.jdbc.JdbcSinkConnector' },
+        { ...base, 'connector.class': 'io.debezium.connector.jdbc.JdbcSinkConnector' },
         worker,
       ),
     );
     expect(said(problem)).toBe(
-      'connector.class: "io.confluent.connect.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: for PostgreSQL use connector.class=PostgresSink, which writes rows with its own settings (connection.url, connection.user and connection.password as you have them, jdbc:postgresql:// URLs included; table, insert.mode, pk.fields; docs/sinks.md#postgressink)',
+      'connector.class: "io.debezium.connector.jdbc.JdbcSinkConnector" is a Java class, and sharesink runs no Java: sharesink runs Confluent\'s and Aiven\'s JDBC sink files as they are (connector.class=io.confluent.connect.jdbc.JdbcSinkConnector or io.aiven.connect.jdbc.JdbcSinkConnector, PostgreSQL and MySQL/MariaDB; docs/jdbc-sink.md): name one of those, with the same settings',
     );
   });
 
@@ -56,7 +56,7 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
       ),
     );
     expect(said(problem)).toBe(
-      'connector.class: "io.confluent.connect.s3.S3SinkConnector" is a Java class, and sharesink runs no Java: use a built-in sink (FileStreamSink, PostgresSink, HttpSink, KafkaSink, NoopSink; docs/sinks.md) or a Node module whose default export is { connector, task } (docs/connector-authoring.md)',
+      'connector.class: "io.confluent.connect.s3.S3SinkConnector" is a Java class, and sharesink runs no Java: use a built-in sink (FileStreamSink, PostgresSink, JdbcSinkConnector, HttpSink, KafkaSink, NoopSink; docs/sinks.md) or a Node module whose default export is { connector, task } (docs/connector-authoring.md)',
     );
   });
 
@@ -89,19 +89,24 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
     ]);
   });
 
-  it("Debezium's ExtractNewRecordState: ExtractField$Value with field=after, or a module", () => {
+  it("Debezium's ExtractNewRecordState is built in; its other transforms are not", () => {
+    const config = compileConnectorConfig(
+      {
+        ...base,
+        transforms: 'unwrap',
+        'transforms.unwrap.type': 'io.debezium.transforms.ExtractNewRecordState',
+      },
+      worker,
+    );
+    expect(config.transforms.transforms).toHaveLength(1);
     const [problem] = problemsOf(() =>
       compileConnectorConfig(
-        {
-          ...base,
-          transforms: 'unwrap',
-          'transforms.unwrap.type': 'io.debezium.transforms.ExtractNewRecordState',
-        },
+        { ...base, transforms: 'r', 'transforms.r.type': 'io.debezium.transforms.ByLogicalTableRouter' },
         worker,
       ),
     );
-    expect(said(problem)).toBe(
-      'transforms.unwrap.type: "io.debezium.transforms.ExtractNewRecordState" is a Java class, and sharesink runs no Java: Debezium\'s transform is not built in; ExtractField$Value with field=after takes a change event\'s new row state (a delete then has a null value), or write a transform module',
+    expect(said(problem)).toMatch(
+      /^transforms\.r\.type: "io\.debezium\.transforms\.ByLogicalTableRouter" is a Java class, and sharesink runs no Java: transforms from outside Apache Kafka are not built in/,
     );
   });
 
@@ -111,7 +116,7 @@ describe('Java class names from Connect files say that sharesink runs no Java, a
       'plugin.path': 'libs/connect-file-4.0.0.jar,/opt/sharesink/plugins',
     });
     expect(config.warnings).toEqual([
-      'plugin.path: libs/connect-file-4.0.0.jar: a Java archive, which sharesink cannot load (it runs no Java); no effect. plugin.path names directories of Node connector, converter and transform modules that REST requests may name; the built-in sinks (FileStreamSink, PostgresSink, HttpSink, KafkaSink, NoopSink) need none',
+      'plugin.path: libs/connect-file-4.0.0.jar: a Java archive, which sharesink cannot load (it runs no Java); no effect. plugin.path names directories of Node connector, converter and transform modules that REST requests may name; the built-in sinks (FileStreamSink, PostgresSink, the JDBC sink, HttpSink, KafkaSink, NoopSink) need none',
     ]);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
 import { printableTaskConfig } from '../../../src/config/printable.js';
-import { connectorInfo, taskInfos } from '../../../src/rest/connect-shapes.js';
-import { validateConfig } from '../../../src/rest/plugins.js';
+import { connectorInfo, taskInfos } from '../../../src/herder/connect-shapes.js';
+import { validateConfig } from '../../../src/rest/plugins/plugins.js';
 import type { RestConnector } from '../../../src/rest/worker-view.js';
 
 const JAAS =

@@ -9,7 +9,7 @@ import { DistributedWorker } from '../../../src/distributed/herder/distributed-w
 import type * as TopicLogModule from '../../../src/distributed/herder/topic-log.js';
 import type { LogRecord, TopicLog } from '../../../src/distributed/herder/topic-log.js';
 import { addDistributedRoutes } from '../../../src/rest/distributed-routes.js';
-import { Router, type RestResponse } from '../../../src/rest/router.js';
+import { Router, type RestResponse } from '../../../src/rest/server/router.js';
 import { callRoute } from '../rest/route-request.js';
 import { FakeGroup, FakeMember, testDistributedConfig } from './fake-group.js';
 
@@ -27,7 +27,7 @@ const held = vi.hoisted(() => {
   return state;
 });
 
-vi.mock('../../../src/kafka/classic-consumer.js', () => ({
+vi.mock('../../../src/kafka/kafkajs/classic-consumer.js', () => ({
   createClassicKafka: () => ({
     admin: () => ({ connect: () => Promise.resolve(), disconnect: () => Promise.resolve() }),
   }),

@@ -1,7 +1,7 @@
 // The worker group's own bytes inside JoinGroup / SyncGroup: versioned JSON, offsets as decimal strings,
 // unknown fields ignored (a newer worker in the same cluster), malformed input a decode error naming the field.
 import { describe, expect, it } from 'vitest';
-import { KafkaProtocolError } from '../../../src/kafka/errors.js';
+import { KafkaProtocolError } from '../../../src/kafka/errors/kafka-errors.js';
 import {
   decodeMemberAssignment,
   decodeMemberMetadata,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KafkaCluster } from '../../../src/kafka/cluster.js';
 import type { BrokerConnection, BrokerConnectionOptions } from '../../../src/kafka/connection.js';
-import { KafkaConnectionError, KafkaError } from '../../../src/kafka/errors.js';
+import { KafkaConnectionError, KafkaError } from '../../../src/kafka/errors/kafka-errors.js';
 import type { ApiDefinition } from '../../../src/kafka/protocol/api.js';
 import type {
   MetadataResponse,

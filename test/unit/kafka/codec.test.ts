@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KafkaProtocolError } from '../../../src/kafka/errors.js';
+import { KafkaProtocolError } from '../../../src/kafka/errors/kafka-errors.js';
 import { Reader } from '../../../src/kafka/protocol/reader.js';
 import { Writer } from '../../../src/kafka/protocol/writer.js';
 import {

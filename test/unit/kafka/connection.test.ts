@@ -8,7 +8,7 @@ import {
   KafkaConnectionError,
   KafkaProtocolError,
   KafkaRequestTimeoutError,
-} from '../../../src/kafka/errors.js';
+} from '../../../src/kafka/errors/kafka-errors.js';
 import { FindCoordinator, Reader, Writer } from '../../../src/kafka/protocol/index.js';
 
 interface Seen {

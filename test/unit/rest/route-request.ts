@@ -2,7 +2,7 @@
 //
 //   const res = await callRoute(router, 'POST', '/connectors/pg/restart', { query: 'includeTasks=true' });
 import type { IncomingMessage } from 'node:http';
-import type { RestRequest, RestResponse, Router } from '../../../src/rest/router.js';
+import type { RestRequest, RestResponse, Router } from '../../../src/rest/server/router.js';
 
 export interface RouteRequestOptions {
   readonly body?: unknown;

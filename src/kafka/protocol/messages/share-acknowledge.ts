@@ -8,7 +8,7 @@ import { ApiKey, readLeaderIdAndEpoch, readNodeEndpoint, type ApiDefinition } fr
 import type { LeaderIdAndEpoch, NodeEndpoint } from '../api.js';
 import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
-import { encodeError } from '../../errors.js';
+import { encodeError } from '../../errors/kafka-errors.js';
 
 /** Acknowledge types (AcknowledgeTypes entries). */
 export const AcknowledgeType = {

@@ -8,7 +8,7 @@ import { ApiKey, readLeaderIdAndEpoch, readNodeEndpoint, type ApiDefinition } fr
 import type { LeaderIdAndEpoch, NodeEndpoint } from '../api.js';
 import { EMPTY_BUFFER, type Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
-import { encodeError } from '../../errors.js';
+import { encodeError } from '../../errors/kafka-errors.js';
 import { writeAcknowledgementBatch, type AcknowledgementBatch } from './share-acknowledge.js';
 
 /** ShareAcquireMode (v2+). */

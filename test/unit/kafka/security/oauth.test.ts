@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientCredentialsTokenProvider, OAuthTokenError } from '../../../../src/kafka/security/oauth.js';
-import { KafkaConnectionError } from '../../../../src/kafka/errors.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors/kafka-errors.js';
 import { HiddenValue } from '../../../../src/kafka/security/types.js';
 
 function endpoint(answers: Array<{ status: number; body: unknown }>) {

@@ -1,7 +1,7 @@
 // A coordinator that is still loading when the member first asks: the normal state of a freshly
 // started broker. Its retries are debug; only a wait that outlasts 10 s is worth one WARN.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KafkaErrorCode } from '../../../../src/kafka/error-codes.js';
+import { KafkaErrorCode } from '../../../../src/kafka/errors/error-codes.js';
 import type {
   ShareGroupHeartbeatRequest,
   ShareGroupHeartbeatResponse,

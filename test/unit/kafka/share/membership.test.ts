@@ -6,7 +6,7 @@ import type {
   ShareTopicPartitions,
 } from '../../../../src/kafka/protocol/messages/share-group-heartbeat.js';
 import { formatLogMessage } from '../../../../src/cli/log-line.js';
-import { KafkaConnectionError } from '../../../../src/kafka/errors.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors/kafka-errors.js';
 import { EARLY_HEARTBEAT_MS, Membership } from '../../../../src/kafka/share/membership.js';
 import type { ShareTransport } from '../../../../src/kafka/share/transport.js';
 import { capturingLogger } from '../../cli/capturing-logger.js';

@@ -3,7 +3,7 @@
 // first waits out the connection retries; every 200 ms here). Now: the first line, one per 30 s per
 // broker and cause with `repeatsLeftOut`, and one INFO line when the broker answers again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KafkaConnectionError } from '../../../../src/kafka/errors.js';
+import { KafkaConnectionError } from '../../../../src/kafka/errors/kafka-errors.js';
 import type { ShareFetchResponse } from '../../../../src/kafka/protocol/messages/share-fetch.js';
 import { ShareConsumer } from '../../../../src/kafka/share/share-consumer.js';
 import type { ShareTransport } from '../../../../src/kafka/share/transport.js';
