@@ -147,7 +147,7 @@ async function main(): Promise<void> {
 
   const logger = pino({ level: 'warn' }, pino.destination(2));
   const w = new Worker({ worker, connectors, logger });
-  stopOnSignals(w, (code) => process.exit(code), logger);
+  stopOnSignals(w, { onStopped: (code) => process.exit(code), logger });
   await w.start();
   const started = Date.now();
   const tty = process.stdout.isTTY === true;

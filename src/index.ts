@@ -45,22 +45,13 @@
  * ```
  */
 
-// errors
+// What a library user needs, and nothing of the runtime's inside: the public surface is reviewed in
+// api/sharesink.api.md (a unit test fails when it changes without that report: `npm run api:report`).
+
+// errors: every class docs/errors.md names, the code union, and what their fields hold
 export { SharesinkError, ConfigError, ConfigProblem, isSharesinkError } from './errors.js';
 export type { SharesinkErrorOptions, SharesinkErrorCode } from './errors.js';
 export { MissingPackageError } from './optional-package.js';
-
-// the share consumer (KIP-932) and the Kafka wire layer's errors
-export { ShareConsumer } from './kafka/share/share-consumer.js';
-export type {
-  ShareConsumerOptions,
-  ShareRecord,
-  PollOptions,
-  AckTarget,
-  PartitionAckResult,
-} from './kafka/share/share-consumer.js';
-export type { AcknowledgeType } from './kafka/share/ack-batches.js';
-export type { ShareConsumerMetricsSnapshot } from './kafka/share/share-consumer-metrics.js';
 export {
   UnknownTopicError,
   AckNotAllowedError,
@@ -83,39 +74,25 @@ export {
   ShareGroupsUnavailableError,
   KafkaAuthorizationError,
 } from './kafka/errors/cluster-errors.js';
+export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/errors/cluster-errors.js';
 export { KafkaAuthenticationError, SaslRequiredError } from './kafka/errors/auth-errors.js';
 export { KafkaTlsError } from './kafka/errors/tls-errors.js';
 export type { TlsFailureReason } from './kafka/errors/tls-errors.js';
-export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/errors/cluster-errors.js';
-export { checkKafkaCluster } from './kafka/admin/preflight.js';
-// Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by hand
-export {
-  parseKafkaSecurity,
-  overlaySecurityProps,
-  kafkajsSecurityOptions,
-  OAuthTokenError,
-} from './kafka/security/index.js';
-export type {
-  KafkaSecurity,
-  SecurityCheck,
-  KafkajsSecurityOptions,
-  SecurityProtocol,
-  SaslMechanism,
-} from './kafka/security/index.js';
-export type { ClientSecurities, ClientKind } from './config/client-security.js';
-export { printableConfig } from './config/printable.js';
-export type { PreflightOptions, PreflightTarget } from './kafka/admin/preflight.js';
-
-// the connector contract
-export * from './connect/index.js';
+export { TaskFailedError } from './actors/errors/task-failed.js';
+export { RestError } from './rest/server/errors.js';
+export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
+// the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
+export { HttpRequestRefusedError } from './sinks/http/errors.js';
+export { InternalTopicError } from './distributed/herder/internal-topics.js';
+export { LogSyncTimeoutError } from './distributed/herder/topic-log.js';
 
 // the runtime (docs/embedding.md)
 export { Worker, stopOnSignals } from './actors/worker.js';
-export type { WorkerOptions, WorkerSummary, TaskFailure } from './actors/worker.js';
-export { TaskFailedError } from './actors/errors/task-failed.js';
+export type { WorkerOptions, WorkerSummary, TaskFailure, StopOnSignalsOptions } from './actors/worker.js';
 // what `sharesink validate` checks beyond the settings: the connector's own validate() and custom
 // transform modules (Worker.start() runs it too, before anything connects)
 export { checkConnectorCode } from './actors/connector-checks.js';
+// one call that validates worker and connector settings and each connector's own code, without a broker
 export {
   validateConfigs,
   validateConnector,
@@ -123,24 +100,17 @@ export {
   type ConfigValidation,
   type ConnectorValidation,
 } from './herder/validate-configs.js';
-export { ConnectorRuntime } from './actors/connector-runtime.js';
+// what worker.connector(name) hands back; made by the Worker only
+export type { ConnectorRuntime } from './actors/connector-runtime.js';
 export type {
   ConnectorSummary,
   TaskStatus,
-  TaskRunner,
   ConnectState,
   RestartOptions,
   TaskMetrics,
 } from './actors/connector-runtime.js';
-export { ShareTaskRunner } from './actors/task/share/share-task-runner.js';
-export type { ShareTaskRunnerOptions } from './actors/task/share/share-task-runner.js';
-export { LockSupervisor } from './actors/task/share/supervisor.js';
-export type { LockSupervisorOptions, LockCounters, SupervisedBatch } from './actors/task/share/supervisor.js';
-export { systemClock, SimulatedClock } from './actors/task/core/clock.js';
-export type { Clock } from './actors/task/core/clock.js';
 export type { TaskCountersSnapshot } from './actors/task/core/task-counters.js';
-export { PutPool, encodeWireBatch, decodeWireBatch } from './pool/index.js';
-export type { PutPoolOptions, PoolTask, PutResult, PutOutcome, Assignment } from './pool/index.js';
+export type { TransitionCount } from './observability/transition-count.js';
 
 // configuration: Connect-style files and properties → compiled shapes
 export {
@@ -157,29 +127,119 @@ export {
 } from './config/index.js';
 export type { WorkerConfig, ConnectorConfig, ErrorsConfig, GroupProtocol } from './config/types.js';
 export type { WorkerCheck, ConnectorCheck, CompileConnectorOptions } from './config/index.js';
-
-// the state machines, for diagrams, model tests and inspection
-export { batchMachine, createBatchMachine, dispositionOf, batchStateName } from './machines/batch.js';
+export type { ConfigProps } from './config/config-props.js';
+export type { ClientSecurities, ClientKind } from './config/client-security.js';
+export type { ConvertersConfig } from './connect/converters/registry.js';
+// Kafka client security from Connect's keys (security.protocol, sasl.*, ssl.*), for clients built by
+// hand (docs/security.md)
+export {
+  parseKafkaSecurity,
+  overlaySecurityProps,
+  kafkajsSecurityOptions,
+  OAuthTokenError,
+} from './kafka/security/index.js';
 export type {
-  BatchEvent,
-  BatchInput,
-  BatchContext,
-  BatchOutput,
-  BatchEffects,
-  BatchMode,
-  BatchSnapshot,
-  BatchMachine,
-  AckDisposition,
-  Disposition,
-  ReleaseReason,
-  RejectReason,
-} from './machines/batch.js';
-export { taskMachine, createTaskMachine } from './machines/task.js';
-export type { TaskEvent, TaskContext, TaskEffects, TaskMachine, TaskSnapshot } from './machines/task.js';
-export { connectorMachine } from './machines/connector.js';
-export { toMermaid, toDot } from './machines/diagram.js';
+  KafkaSecurity,
+  SecurityCheck,
+  KafkajsSecurityOptions,
+  SecurityProtocol,
+  SaslMechanism,
+} from './kafka/security/index.js';
+export { printableConfig } from './config/printable.js';
 
-// observability
+// the connector contract (docs/connector-authoring.md, docs/transforms.md)
+export { SinkConnector, type SinkConnectorContext } from './connect/sink-connector.js';
+export { SinkTask, type SinkTaskContext, type ErrantRecordReporter } from './connect/sink-task.js';
+export {
+  SinkRecord,
+  ALL_PARTITIONS,
+  type SinkRecordInit,
+  type TimestampType,
+  type TopicPartition,
+  type TopicPartitionOffset,
+} from './connect/sink-record.js';
+export { ConnectHeaders, type Header } from './connect/headers.js';
+export {
+  Schemas,
+  LOGICAL,
+  type Schema,
+  type SchemaType,
+  type Field,
+  type SchemaAndValue,
+} from './connect/schema.js';
+export {
+  ConnectError,
+  RetriableError,
+  DataError,
+  ConverterError,
+  isRetriableError,
+} from './connect/errors.js';
+export {
+  ConfigDef,
+  Password,
+  type ConfigType,
+  type Importance,
+  type ConfigKey,
+  type ConfigValues,
+} from './connect/config-def.js';
+export {
+  atLeast,
+  between,
+  oneOf,
+  nonEmptyString,
+  listOf,
+  all,
+  type Validator,
+} from './connect/config-validators.js';
+export type { ConnectorModule } from './connect/connector-module.js';
+export type { RawRecord, RawHeader } from './connect/raw-record.js';
+export type { Converter, HeaderConverter } from './connect/converters/converter.js';
+export { StringConverter } from './connect/converters/string-converter.js';
+export { ByteArrayConverter } from './connect/converters/byte-array-converter.js';
+export { JsonConverter } from './connect/converters/json-converter.js';
+export { SimpleHeaderConverter } from './connect/converters/simple-header-converter.js';
+// the Schema Registry converters (Confluent's wire format) and the registry's error
+export {
+  AvroConverter,
+  JsonSchemaConverter,
+  ProtobufConverter,
+} from './connect/converters/schema-registry/converters.js';
+export { RegistryUnreachableError } from './connect/converters/schema-registry/client.js';
+export type {
+  Transformation,
+  Predicate,
+  TransformationClass,
+  PredicateClass,
+} from './connect/transforms/transformation.js';
+export { TransformError, TransformModuleError } from './connect/transforms/errors.js';
+// builds the chain a task uses, to unit-test a transform (docs/transforms.md)
+export { TransformChain, type ChainResult } from './connect/transforms/chain.js';
+export type { TransformsConfig, TransformSpec, PluginSpec } from './connect/transforms/spec.js';
+
+// the share consumer on its own (docs/share-consumer.md)
+export { ShareConsumer } from './kafka/share/share-consumer.js';
+export type {
+  ShareConsumerOptions,
+  ShareRecord,
+  PollOptions,
+  AckTarget,
+  PartitionAckResult,
+} from './kafka/share/share-consumer.js';
+export type { AcknowledgeType } from './kafka/share/ack-batches.js';
+export type { ShareConsumerMetricsSnapshot } from './kafka/share/share-consumer-metrics.js';
+
+// the state machines, to draw (docs/machines.md)
+export {
+  batchMachine,
+  taskMachine,
+  connectorMachine,
+  toMermaid,
+  toDot,
+  type MachineDefinition,
+} from './diagrams.js';
+
+// observability: diagnostics_channel names and messages; log levels by name (GET/PUT /admin/loggers):
+// call logLevelsFor(logger) before new Worker()
 export {
   CHANNEL_LOCK_RENEWED,
   CHANNEL_LOCK_RELEASED,
@@ -192,11 +252,6 @@ export type {
   LockExpiredMessage,
   BatchTransitionMessage,
 } from './observability/channels.js';
-export { createTransitionCounter } from './observability/transition-counter.js';
-export type { TransitionCounter, TransitionCount } from './observability/transition-counter.js';
-export { createActorCensus } from './observability/actor-census.js';
-export type { ActorCensus } from './observability/actor-census.js';
-// runtime log levels by name (GET/PUT /admin/loggers); call logLevelsFor(logger) before new Worker()
 export { logLevelsFor, LogLevels } from './observability/log-levels.js';
 export type { LoggerLevel } from './observability/log-levels.js';
 
@@ -207,14 +262,10 @@ export type { RestWorker, RestConnector } from './rest/worker-view.js';
 export type { HealthReport } from './actors/health.js';
 export type { Router } from './rest/server/router.js';
 export type { RestSecurity } from './config/rest-security.js';
-export { RestError } from './rest/server/errors.js';
 // the herder: what manages the connectors behind the REST API (Connect's Herder)
 export type { Herder, TargetState, RestartRequest, WorkerHealth } from './herder/herder.js';
 export { StandaloneHerder } from './herder/standalone-herder.js';
 export { HerderError, NotLeaderError, type HerderErrorKind } from './herder/errors.js';
-export { OffsetsRequestError, GroupNotEmptyError } from './offsets/errors.js';
-// the HttpSink's refusal (SHARESINK_HTTP_REFUSED), for connectors that wrap it
-export { HttpRequestRefusedError } from './sinks/http/errors.js';
 
 // distributed mode (`sharesink distributed`): a worker of a cluster coordinated through Kafka; embedders
 // start the REST server with `startRestServer(worker, distributedRestOptions(worker))`, then `worker.start()`
@@ -228,8 +279,6 @@ export { compileDistributedConfig, DISTRIBUTED_CONFIG_DEF } from './config/distr
 export type { DistributedConfig } from './config/distributed-def.js';
 export { distributedRestOptions } from './rest/distributed.js';
 export { ClusterHerder } from './distributed/herder/cluster-herder.js';
-export { InternalTopicError } from './distributed/herder/internal-topics.js';
-export { LogSyncTimeoutError } from './distributed/herder/topic-log.js';
 export type {
   ClusterView,
   WorkerAssignment,

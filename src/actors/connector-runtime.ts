@@ -71,11 +71,13 @@ export class ConnectorRuntime {
   private workerStarting = false;
   private taskIds: readonly number[] | undefined;
 
+  /** @internal made by the Worker */
   constructor(
     config: ConnectorConfig,
     worker: WorkerConfig,
     logger: Logger,
-    onTaskFailed: (name: string, taskId: number, error: string) => void = () => undefined,
+    onTaskFailed: (name: string, taskId: number, error: string, cause: Error | undefined) => void = () =>
+      undefined,
     inspect?: (event: InspectionEvent) => void,
     options: ConnectorRuntimeOptions = {},
   ) {
@@ -97,7 +99,7 @@ export class ConnectorRuntime {
       inspect,
       ledger: this.ledger,
       paused: () => this.actor.getSnapshot().context.paused,
-      onTaskFailed: (taskId, error) => onTaskFailed(config.name, taskId, error),
+      onTaskFailed: (taskId, error, cause) => onTaskFailed(config.name, taskId, error, cause),
       onTaskRunning: (taskId) => options.onTaskRunning?.(config.name, taskId),
     });
     const machine = createConnectorMachine({
@@ -156,7 +158,7 @@ export class ConnectorRuntime {
     return this.slots.configs;
   }
 
-  /** The connector machine's actor and the task machines' actors, for the live view. */
+  /** @internal The connector machine's actor and the task machines' actors, for the live view. */
   get actors(): { connector: Actor<ConnectorMachine>; tasks: ReadonlyArray<Actor<TaskMachine>> } {
     return { connector: this.actor, tasks: this.slots.actors };
   }

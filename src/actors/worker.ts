@@ -10,13 +10,10 @@ import type { ConnectorConfig, WorkerConfig } from '../config/types.js';
 import { defaultLogger, notice } from '../logger.js';
 import { createActorCensus, type ActorCensus } from '../observability/actor-census.js';
 import { createRuntimeInspector } from '../observability/runtime-inspector.js';
-import {
-  createTransitionCounter,
-  type TransitionCount,
-  type TransitionCounter,
-} from '../observability/transition-counter.js';
+import { createTransitionCounter, type TransitionCounter } from '../observability/transition-counter.js';
+import type { TransitionCount } from '../observability/transition-count.js';
 import { describeUnusedSettings } from '../config/connect-worker-keys.js';
-import { ConfigError, SharesinkError, isSharesinkError } from '../errors.js';
+import { ConfigError, SharesinkError, isSharesinkError, type SharesinkErrorCode } from '../errors.js';
 import { healthReport, type HealthReport } from './health.js';
 import { checkClusterForConnectors } from './cluster-check.js';
 import { checkConnectorCode, reportConnectorNotes } from './connector-checks.js';
@@ -50,7 +47,12 @@ export type TargetState = 'STARTED' | 'PAUSED' | 'STOPPED';
 export interface TaskFailure {
   readonly connector: string;
   readonly taskId: number;
+  /** What the task's trace says: the failure's message. */
   readonly error: string;
+  /** The failure's code when it is a SharesinkError (mostly `SHARESINK_TASK_FAILED`), else `SHARESINK_TASK_FAILED`. */
+  readonly code: SharesinkErrorCode;
+  /** The error the task failed with, when there is one (a TaskFailedError's own `cause` is the put's error). */
+  readonly cause: Error | undefined;
 }
 
 export interface WorkerSummary {
@@ -99,7 +101,17 @@ export class Worker {
         options.worker,
         // not this.log: the runtime's pool and Kafka clients bind their own `component`
         logger,
-        (connector, taskId, error) => this.taskFailed({ connector, taskId, error }, options.onTaskFailed),
+        (connector, taskId, error, cause) =>
+          this.taskFailed(
+            {
+              connector,
+              taskId,
+              error,
+              code: isSharesinkError(cause) ? cause.code : 'SHARESINK_TASK_FAILED',
+              cause,
+            },
+            options.onTaskFailed,
+          ),
         inspect,
         {
           onTaskRunning: (connector, taskId) => this.taskRunning(connector, taskId, options.onTaskRecovered),
@@ -286,12 +298,12 @@ export class Worker {
     return this.runtimes.find((r) => r.config.name === name);
   }
 
-  /** Machine transitions counted so far (every actor the worker created). */
+  /** @internal Machine transitions counted so far (every actor the worker created). */
   get transitionCounter(): TransitionCounter {
     return this.transitions;
   }
 
-  /** Live actors per machine and state (batch actors disappear when their batch ends). */
+  /** @internal Live actors per machine and state (batch actors disappear when their batch ends). */
   get actorCensus(): ActorCensus {
     return this.census;
   }
@@ -362,18 +374,29 @@ function startFailure(connector: string, err: unknown): SharesinkError {
 }
 
 /**
+/** What {@link stopOnSignals} does around `worker.stop()`. */
+export interface StopOnSignalsOptions {
+  /** Receives the exit code: 0, or 1 when a task had failed; 130 on a second signal. It decides to exit. */
+  readonly onStopped: (code: number) => void;
+  /** Where the signal, the shutdown and a failed step are logged. */
+  readonly logger?: Logger | undefined;
+  /** Runs first, e.g. closing HTTP endpoints so nothing restarts or resumes a connector while it drains. */
+  readonly beforeStop?: (() => Promise<void>) | undefined;
+  /** Runs once the worker stopped. */
+  readonly afterStop?: (() => Promise<void>) | undefined;
+}
+
+/**
  * Stops a worker (standalone or distributed) on SIGTERM / SIGINT (a second signal exits at once).
  * Returns a function that removes the handlers. `onStopped` receives the exit code: 0, or 1 when a task
- * is failed at the stop (one restarted successfully since no longer counts). `beforeStop` runs first (standalone closes the REST server, so nothing restarts a task
- * while the worker drains); `afterStop` runs once the worker stopped (distributed closes REST last: the
- * others forward to it until it has left the group). Their failures are logged and hold nothing up.
+ * is failed at the stop (one restarted successfully since no longer counts). Standalone's `beforeStop`
+ * closes the REST server, so nothing restarts a task while the worker drains; distributed's `afterStop`
+ * closes REST last (the others forward to it until it has left the group). A failed step is logged and
+ * holds nothing up.
  */
 export function stopOnSignals(
   worker: { stop(): Promise<void>; readonly taskFailures: readonly unknown[] },
-  onStopped: (code: number) => void,
-  logger?: Logger,
-  beforeStop?: () => Promise<void>,
-  afterStop?: () => Promise<void>,
+  { onStopped, logger, beforeStop, afterStop }: StopOnSignalsOptions,
 ): () => void {
   let received = 0;
   const handler = (signal: NodeJS.Signals) => {

@@ -126,7 +126,12 @@ export async function runDistributed(workerFile: string, opts: DistributedOption
         process.stderr.write(STOPPING_LINE);
       }
     : undefined;
-  stopOnSignals(w, exit, logger, sayStopping, async () => started.rest?.close());
+  stopOnSignals(w, {
+    onStopped: exit,
+    logger,
+    beforeStop: sayStopping,
+    afterStop: async () => started.rest?.close(),
+  });
   const rest = await startRestServer(w, { ...distributedRestOptions(w), logger });
   started.rest = rest;
   const identity = advertisedUrl(worker, distributed, { port: Number(new URL(rest.url).port) });

@@ -73,10 +73,14 @@ async function standalone(
   };
   // the REST server closes before the worker drains: no restart or resume can race the shutdown
   let rest: RestServer | undefined;
-  stopOnSignals(w, finish, logger, async () => {
-    // the graceful stop can take the put grace time: say so, or a terminal looks hung
-    statusLine?.printAbove(STOPPING_LINE);
-    await rest?.close();
+  stopOnSignals(w, {
+    onStopped: finish,
+    logger,
+    beforeStop: async () => {
+      // the graceful stop can take the put grace time: say so, or a terminal looks hung
+      statusLine?.printAbove(STOPPING_LINE);
+      await rest?.close();
+    },
   });
   if ((worker.listeners ?? []).length > 0) rest = await startRestServer(w, { logger });
   try {

@@ -1,3 +1,4 @@
+import { definedProps, type ConfigProps } from './config-props.js';
 import { resolveConnectorModule } from '../connect/connector-module.js';
 import { convertersFromProps } from '../connect/converters/registry.js';
 import { ConfigError } from '../errors.js';
@@ -35,7 +36,7 @@ const DECLARED = new Set(CONNECTOR_CONFIG_DEF.configKeys().map((key) => key.name
 
 /** Compiles connector properties against the worker, or throws one ConfigError listing every problem. */
 export function compileConnectorConfig(
-  props: Readonly<Record<string, string>>,
+  props: ConfigProps,
   worker: WorkerConfig,
   options: CompileConnectorOptions = {},
 ): ConnectorConfig {
@@ -46,10 +47,11 @@ export function compileConnectorConfig(
 
 /** Like compileConnectorConfig, but returns problems and warnings instead of throwing (for `validate`). */
 export function validateConnectorConfig(
-  written: Readonly<Record<string, string>>,
+  input: ConfigProps,
   worker: WorkerConfig,
   options: CompileConnectorOptions = {},
 ): ConnectorCheck {
+  const written = definedProps(input);
   // the worker's config.providers resolve ${file:…} / ${env:…} in connector files, as in Connect
   const resolved = (worker.configProviders ?? ConfigProviders.NONE).resolve(written);
   const props = resolved.props;

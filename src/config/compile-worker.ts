@@ -1,3 +1,4 @@
+import { definedProps, type ConfigProps } from './config-props.js';
 import { availableParallelism } from 'node:os';
 import { convertersFromProps } from '../connect/converters/registry.js';
 import { ConfigError } from '../errors.js';
@@ -48,14 +49,15 @@ function readElsewhere(key: string): boolean {
 }
 
 /** Compiles worker properties, or throws one ConfigError listing every problem. */
-export function compileWorkerConfig(props: Readonly<Record<string, string>>): WorkerConfig {
+export function compileWorkerConfig(props: ConfigProps): WorkerConfig {
   const check = validateWorkerConfig(props);
   if (check.config === undefined) throw new ConfigError(check.problems);
   return check.config;
 }
 
 /** Like compileWorkerConfig, but returns problems and warnings instead of throwing (for `validate`). */
-export function validateWorkerConfig(written: Readonly<Record<string, string>>): WorkerCheck {
+export function validateWorkerConfig(input: ConfigProps): WorkerCheck {
+  const written = definedProps(input);
   // ${file:…} / ${env:…} first: every check below sees the values the worker will use
   const providers = ConfigProviders.fromWorkerProps(written);
   const resolved = providers.providers.resolve(written);

@@ -9,13 +9,9 @@
 import type { AnyMachineSnapshot, InspectionEvent } from 'xstate';
 import { batchStateName, type BatchSnapshot } from '../machines/batch.js';
 import { batchTransitionChannel, type BatchTransitionMessage } from './channels.js';
+import type { TransitionCount } from './transition-count.js';
 
-export interface TransitionCount {
-  machine: string;
-  from: string;
-  to: string;
-  count: number;
-}
+export type { TransitionCount } from './transition-count.js';
 
 export interface TransitionCounter {
   readonly inspect: (event: InspectionEvent) => void;

@@ -16,9 +16,6 @@ describe('public API (src/index.ts)', () => {
     for (const name of [
       'Worker',
       'ShareConsumer',
-      'ShareTaskRunner',
-      'LockSupervisor',
-      'PutPool',
       'SinkConnector',
       'SinkTask',
       'SinkRecord',
@@ -35,7 +32,6 @@ describe('public API (src/index.ts)', () => {
       'compileConnectorConfig',
       'loadWorkerConfig',
       'loadConnectorConfig',
-      'createTransitionCounter',
       'CHANNEL_LOCK_RENEWED',
       'TransformChain',
       'TransformError',
@@ -48,6 +44,17 @@ describe('public API (src/index.ts)', () => {
     ]) {
       expect(api, name).toHaveProperty(name);
     }
+  });
+
+  it('keeps the runtime internals internal', () => {
+    for (const name of [
+      'ShareTaskRunner',
+      'LockSupervisor',
+      'PutPool',
+      'ConnectorRuntime',
+      'createBatchMachine',
+    ])
+      expect(api, name).not.toHaveProperty(name);
   });
 
   it('has the types an embedder needs', () => {

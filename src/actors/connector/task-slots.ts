@@ -35,7 +35,7 @@ export interface TaskSlotsOptions {
   readonly ledger: CountersLedger;
   /** The operator's target (the connector machine's `paused`): tasks made while it is set stay paused. */
   readonly paused: () => boolean;
-  readonly onTaskFailed: (taskId: number, error: string) => void;
+  readonly onTaskFailed: (taskId: number, error: string, cause: Error | undefined) => void;
   /** A task (re)started and runs: whatever failed under its id before no longer stands. */
   readonly onTaskRunning?: (taskId: number) => void;
 }
@@ -286,7 +286,7 @@ export class TaskSlots {
       },
       reportFailure: ({ error }) => {
         logger.error({ task: id, error }, 'task failed');
-        this.o.onTaskFailed(id, error);
+        this.o.onTaskFailed(id, error, slot.failure);
       },
     });
     const actor = createActor(machine, {

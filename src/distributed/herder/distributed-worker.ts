@@ -186,10 +186,12 @@ export class DistributedWorker {
     return this.connectors.find((c) => c.config.name === name);
   }
 
+  /** @internal */
   get transitionCounter(): TransitionCounter {
     return this.#transitions;
   }
 
+  /** @internal */
   get actorCensus(): ActorCensus {
     return this.#census;
   }

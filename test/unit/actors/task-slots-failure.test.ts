@@ -20,6 +20,7 @@ const flush = () => new Promise<void>((r) => setTimeout(r, 0));
 /** Task slots of connector `c` whose runners start as `start` says; the failures they reported. */
 function slotsWith(start: (id: number) => Promise<void>) {
   const failed: Array<[number, string]> = [];
+  const causes: Array<Error | undefined> = [];
   const failures: Array<(e: Error) => void> = [];
   const slots = new TaskSlots({
     connector: 'c',
@@ -27,7 +28,10 @@ function slotsWith(start: (id: number) => Promise<void>) {
     inspect: undefined,
     ledger: new CountersLedger(),
     paused: () => false,
-    onTaskFailed: (id, error) => failed.push([id, error]),
+    onTaskFailed: (id, error, cause) => {
+      failed.push([id, error]);
+      causes.push(cause);
+    },
   });
   const factory = (id: number, _props: Record<string, string>, onFailure: (e: Error) => void) => {
     failures[id] = onFailure;
@@ -45,7 +49,7 @@ function slotsWith(start: (id: number) => Promise<void>) {
       {} as never,
       Array.from({ length: tasks }, () => ({})),
     );
-  return { slots, failed, failures, startAll };
+  return { slots, failed, causes, failures, startAll };
 }
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
@@ -91,7 +95,7 @@ describe('TaskSlots: the failure of a task keeps its code', () => {
   });
 
   it('a running task that fails: its trace carries the code', async () => {
-    const { slots, failed, failures, startAll } = slotsWith(() => Promise.resolve());
+    const { slots, failed, causes, failures, startAll } = slotsWith(() => Promise.resolve());
     await startAll(2);
     const why = new TaskFailedError('a poison record (errors.tolerance=none; the batch was rejected)');
     failures[1]!(why);
@@ -102,6 +106,7 @@ describe('TaskSlots: the failure of a task keeps its code', () => {
       { id: 1, state: 'FAILED', trace: `SHARESINK_TASK_FAILED: ${why.message}` },
     ]);
     expect(failed).toEqual([[1, why.message]]);
+    expect(causes).toEqual([why]);
     await slots.stopAll();
   });
 });

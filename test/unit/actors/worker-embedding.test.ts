@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Worker, type TaskFailure } from '../../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../../src/config/index.js';
 import type { ConnectorConfig, WorkerConfig } from '../../../src/config/types.js';
+import { DataError } from '../../../src/connect/errors.js';
 import { ConfigError, isSharesinkError } from '../../../src/errors.js';
 import { KafkaUnreachableError } from '../../../src/kafka/errors/cluster-errors.js';
 
@@ -120,11 +121,17 @@ describe('Worker, embedded', () => {
     // a task's failure, as the task slots report it (a real one needs a broker)
     const slots = (
       w.connector('watched') as unknown as {
-        slots: { o: { onTaskFailed: (taskId: number, error: string) => void } };
+        slots: { o: { onTaskFailed: (taskId: number, error: string, cause: Error | undefined) => void } };
       }
     ).slots;
-    slots.o.onTaskFailed(0, 'task failed: boom');
-    expect(heard).toEqual([{ connector: 'watched', taskId: 0, error: 'task failed: boom' }]);
+    const boom = new DataError('boom');
+    slots.o.onTaskFailed(0, 'boom', boom);
+    slots.o.onTaskFailed(1, 'a plain error', new TypeError('a plain error'));
+    // the code to switch on is the error's own, or SHARESINK_TASK_FAILED for an error that is not sharesink's
+    expect(heard).toMatchObject([
+      { connector: 'watched', taskId: 0, error: 'boom', code: 'SHARESINK_DATA_INVALID', cause: boom },
+      { connector: 'watched', taskId: 1, error: 'a plain error', code: 'SHARESINK_TASK_FAILED' },
+    ]);
     expect(w.taskFailures).toEqual(heard);
 
     // not started: the connector is UNASSIGNED, so the worker is not healthy

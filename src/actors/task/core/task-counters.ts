@@ -105,6 +105,7 @@ export class TaskCounters implements TaskCountersSnapshot {
    * put's side (a pool thread), whose result says which records failed but not how many the transforms
    * dropped: the count is of what the task handed over, as TASK_COUNTERS says.
    */
+  /** @internal */
   onPut(result: PutResult, recordCount: number): void {
     this.puts++;
     this.recordsPut += recordCount;
@@ -122,6 +123,7 @@ export class TaskCounters implements TaskCountersSnapshot {
     return { deliveryCounts: [...this.#deliveryCounts], putMs: [...this.#putMs], putMsSum: this.#putMsSum };
   }
 
+  /** @internal */
   onOutcome(output: BatchOutput, recordCount: number): void {
     const d = output.disposition;
     if (output.ackError !== undefined) {
