@@ -1,7 +1,7 @@
 /**
  * Packages only some features need (the live view's layout, compression codecs, database drivers) are
  * optional dependencies of sharesink: a library user who does not use the feature neither loads them nor,
- * for optional peer dependencies, installs them (ADR 0014). These helpers load such a package when the
+ * for optional peer dependencies, installs them (ADR 0016). These helpers load such a package when the
  * feature first needs it and turn "not installed" into a {@link MissingPackageError} naming the package,
  * the feature and the `npm install` command; any other failure to load it (a native binary that does not
  * load on this platform) is rethrown as it is.

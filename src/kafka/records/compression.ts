@@ -8,7 +8,7 @@
  * | 3 | lz4 | `lz4-napi` (napi-rs) LZ4 frame format, as Kafka writes it (`KafkaLZ4BlockOutputStream`, magic ≥ 1) |
  * | 4 | zstd | `fzstd` (pure JS, decompression only: Node 20's zlib has no zstd) |
  *
- * The three packages are optional dependencies of sharesink (ADR 0014), loaded on first use: a process that
+ * The three packages are optional dependencies of sharesink (ADR 0016), loaded on first use: a process that
  * never meets such a batch never loads them. One that is not installed fails the batch with a
  * `MissingPackageError` naming it and the install command; a native binary that does not load on this
  * platform with `SHARESINK_PROTOCOL_CODEC_UNAVAILABLE`.

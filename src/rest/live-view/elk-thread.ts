@@ -30,7 +30,7 @@ type Reply = { id: number; result: ElkNode } | { id: number; error: string };
 
 export function openElkThread(): Layouter {
   // the bundled build: ELK and its own in-thread "worker" in one file, nothing fetched
-  // elkjs is an optional package (ADR 0014): a MissingPackageError names it when it is not installed
+  // elkjs is an optional package (ADR 0016): a MissingPackageError names it when it is not installed
   const elkPath = resolveOptional(
     'elkjs',
     'elkjs/lib/elk.bundled.js',

@@ -208,7 +208,7 @@ export function buildRouter(
       try {
         return { status: 200, contentType: 'text/html; charset=utf-8', text: await machinesHtml() };
       } catch (err) {
-        // elkjs is an optional package (ADR 0014): say what to install instead of a bare 500
+        // elkjs is an optional package (ADR 0016): say what to install instead of a bare 500
         if (!(err instanceof MissingPackageError)) throw err;
         return { status: 501, contentType: 'text/plain; charset=utf-8', text: `${err.message}\n` };
       }
