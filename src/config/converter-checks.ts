@@ -1,9 +1,7 @@
 /**
- * Converter settings, checked when the files are compiled. The converters used to be configured only in
- * the pool thread, at the first put: `key.converter.encoding=UTF-16` passed `validate` and then failed
- * the task on the first record; `value.converter.schemas.enabled=false` (one letter too many) was
- * ignored, so every plain JSON record failed conversion; and `value.converter.schemas.enable=false` in a
- * connector that does not name `value.converter` was ignored as Connect ignores it, with nothing said.
+ * Converter settings, checked when the files are compiled, so a bad one (an unknown encoding, a
+ * misspelt `schemas.enable`, a converter setting with no converter to apply to) fails the start, never
+ * the first put in a pool thread.
  */
 import { ByteArrayConverter } from '../connect/converters/byte-array-converter.js';
 import { JsonConverter } from '../connect/converters/json-converter.js';
