@@ -1,7 +1,6 @@
 /**
- * Converter settings, checked when the files are compiled, so a bad one (an unknown encoding, a
- * misspelt `schemas.enable`, a converter setting with no converter to apply to) fails the start, never
- * the first put in a pool thread.
+ * Converter settings, checked when the files are compiled: a bad value fails the start (never the first
+ * put in a pool thread), and settings that would do nothing are noted as warnings.
  */
 import { ByteArrayConverter } from '../connect/converters/byte-array-converter.js';
 import { JsonConverter } from '../connect/converters/json-converter.js';
