@@ -1,9 +1,6 @@
 /**
- * Converter settings, checked when the files are compiled. The converters used to be configured only in
- * the pool thread, at the first put: `key.converter.encoding=UTF-16` passed `validate` and then failed
- * the task on the first record; `value.converter.schemas.enabled=false` (one letter too many) was
- * ignored, so every plain JSON record failed conversion; and `value.converter.schemas.enable=false` in a
- * connector that does not name `value.converter` was ignored as Connect ignores it, with nothing said.
+ * Converter settings, checked when the files are compiled: a bad value fails the start (never the first
+ * put in a pool thread), and settings that would do nothing are noted as warnings.
  */
 import { ByteArrayConverter } from '../connect/converters/byte-array-converter.js';
 import { JsonConverter } from '../connect/converters/json-converter.js';

@@ -19,27 +19,22 @@ import {
   isRejoinError,
 } from '../../../kafka/kafkajs/classic-consumer.js';
 import { coordinatorWaitIn } from '../../../kafka/kafkajs/pino-log.js';
-import type { AckDisposition, BatchOutput } from '../../../machines/batch.js';
+import type { BatchOutput } from '../../../machines/batch.js';
 import type { PoolTask } from '../../../pool/put-pool.js';
 import type { Assignment } from '../../../pool/protocol.js';
 import { ClassicTaskCounters, classicRawRecords, LEFT_UNCOMMITTED } from './records.js';
 import { ClassicDeadLetters } from './dead-letters.js';
 import { TaskFailedError } from '../../errors/task-failed.js';
-import { errorCodeOf, failureMessage } from '../../errors/tolerance.js';
+import { errorCodeOf } from '../../errors/tolerance.js';
+import { settleClassicBatch, type ClassicBatch, type ClassicSettlement } from './settle.js';
 import { clusterUnreachable, crashReason } from './crashes.js';
 import type { ClassicTaskRunnerOptions } from './options.js';
-import { ClassicCommits, rejoinNeeded, type CommitChunk } from './commits.js';
+import { ClassicCommits, rejoinNeeded } from './commits.js';
 import { closeWithin } from './stop.js';
-import { TaskRunnerCore, type CoreBatch, type RunnerMode } from '../core/task-runner-core.js';
+import { TaskRunnerCore, type RunnerMode } from '../core/task-runner-core.js';
 
 export type { ClassicErrorsOptions } from '../../errors/tolerance.js';
 export type { ClassicTaskRunnerOptions } from './options.js';
-
-interface ClassicBatch extends CoreBatch, CommitChunk {
-  readonly records: readonly RawRecord[];
-  readonly heartbeat: NodeJS.Timeout;
-  readonly settled: (output: BatchOutput | undefined) => void;
-}
 
 export class ClassicTaskRunner {
   readonly counters = new ClassicTaskCounters();
@@ -48,7 +43,8 @@ export class ClassicTaskRunner {
   private readonly core: TaskRunnerCore<ClassicBatch>;
   private readonly tolerance: 'none' | 'all';
   private readonly commits: ClassicCommits;
-  private readonly deadLetters: ClassicDeadLetters;
+  /** Commits and the dead-letter topic: what a batch's disposition is carried out with. */
+  private readonly settlement: ClassicSettlement;
   private task: PoolTask;
   private assignmentVersion = 0;
   private consumer: Consumer | undefined;
@@ -75,12 +71,13 @@ export class ClassicTaskRunner {
     this.log = options.logger.child({ task: options.taskId });
     this.tolerance = options.errors?.tolerance ?? 'none';
     this.commits = new ClassicCommits(this.counters, this.log);
-    this.deadLetters = new ClassicDeadLetters({
+    const deadLetters = new ClassicDeadLetters({
       task: options,
       counters: this.counters,
       log: this.log,
       fail: (e) => this.fail(e),
     });
+    this.settlement = { commits: this.commits, deadLetters, tolerance: this.tolerance };
     this.task = options.poolTask;
     this.core = new TaskRunnerCore(
       {
@@ -124,7 +121,7 @@ export class ClassicTaskRunner {
     this.maxPollRecords = settings.maxPollRecords;
     const { maxWaitTimeInMs, sessionTimeout } = settings.config;
     this.timeouts = { fetchMaxWaitMs: maxWaitTimeInMs ?? 500, sessionTimeoutMs: sessionTimeout ?? 45_000 };
-    await this.deadLetters.start(kafka);
+    await this.settlement.deadLetters.start(kafka);
     if (this.halted()) return;
     const consumer = kafka.consumer({
       ...settings.config,
@@ -211,7 +208,7 @@ export class ClassicTaskRunner {
       await sleep(Math.max(0, Math.min(50, deadline - Date.now())));
     for (const w of batches.values()) w.actor.send({ type: 'SHUTDOWN' });
     // a batch settling ignores SHUTDOWN; a dead-letter write kafkajs retries would hold the stop for seconds
-    this.deadLetters.giveUp();
+    this.settlement.deadLetters.giveUp();
     const ended = async () => {
       while (batches.size > 0) await sleep(20);
     };
@@ -226,7 +223,7 @@ export class ClassicTaskRunner {
           await this.joining;
         },
         leave: disconnect,
-        closeDeadLetters: () => this.deadLetters.close(),
+        closeDeadLetters: () => this.settlement.deadLetters.close(),
       },
       { log: this.log, graceMs, ...this.timeouts, onRunOut: () => this.commits.giveUp() },
     );
@@ -392,8 +389,11 @@ export class ClassicTaskRunner {
       poolTask: () => this.task,
       toRaw: (batches) => (batches.length === 1 ? batches[0]!.records : batches.flatMap((b) => b.records)),
       settle: (batch, d) =>
-        this.settle(batch, d).then(
-          (settled) => (settled ? null : LEFT_UNCOMMITTED),
+        settleClassicBatch(this.settlement, batch, d).then(
+          (settled) => {
+            if (settled instanceof TaskFailedError) this.fail(settled);
+            return settled === true ? null : LEFT_UNCOMMITTED;
+          },
           (err: unknown) => errorCodeOf(err),
         ),
       // a rebalance or a stop gives the batch back uncommitted: its next owner fetches it again
@@ -415,32 +415,5 @@ export class ClassicTaskRunner {
         );
       },
     };
-  }
-
-  /**
-   * Carries out the batch's disposition: commit, dead-letter then commit, fail, or leave for refetch.
-   * False when the batch is left uncommitted on purpose (its records are read again), or its commit was
-   * given up on at the end of a stop.
-   */
-  private async settle(work: ClassicBatch, d: AckDisposition): Promise<boolean> {
-    switch (d.kind) {
-      case 'release':
-        return true; // unresolved: fetched again, by this member or the partition's next owner
-      case 'accept':
-        return this.commits.chunk(work);
-      case 'partial':
-        if (!(await this.deadLetters.write(work, d.rejectedIndexes))) return false;
-        return this.commits.chunk(work);
-      case 'reject': {
-        if (this.tolerance === 'none') {
-          const why = failureMessage(work.lastPut, work.reasons);
-          this.fail(new TaskFailedError(`${why} (errors.tolerance=none; offsets not committed)`));
-          return false;
-        }
-        const all = work.records.map((_, i) => i);
-        if (!(await this.deadLetters.write(work, all))) return false;
-        return this.commits.chunk(work);
-      }
-    }
   }
 }
