@@ -11,7 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
 import { pino } from 'pino';
-import { Worker, stopOnSignals } from '../src/actors/worker.js';
+import { Worker } from '../src/actors/worker.js';
+import { stopOnSignals } from '../src/actors/stop-on-signals.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../src/config/index.js';
 import { formatProgress } from '../src/cli/progress.js';
 

@@ -87,8 +87,9 @@ export { InternalTopicError } from './distributed/herder/internal-topics.js';
 export { LogSyncTimeoutError } from './distributed/herder/topic-log.js';
 
 // the runtime (docs/embedding.md)
-export { Worker, stopOnSignals } from './actors/worker.js';
-export type { WorkerOptions, WorkerSummary, TaskFailure, StopOnSignalsOptions } from './actors/worker.js';
+export { Worker } from './actors/worker.js';
+export { stopOnSignals, type StopOnSignalsOptions } from './actors/stop-on-signals.js';
+export type { WorkerOptions, WorkerSummary, TaskFailure } from './actors/worker.js';
 // what `sharesink validate` checks beyond the settings: the connector's own validate() and custom
 // transform modules (Worker.start() runs it too, before anything connects)
 export { checkConnectorCode } from './actors/connector-checks.js';

@@ -22,7 +22,7 @@ import {
   DistributedWorker,
   type MemberFactory,
 } from '../distributed/herder/distributed-worker.js';
-import { stopOnSignals } from '../actors/worker.js';
+import { stopOnSignals } from '../actors/stop-on-signals.js';
 import { ConfigError } from '../errors.js';
 import { notice } from '../logger.js';
 import { logLevelsFor } from '../observability/log-levels.js';

@@ -8,7 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
-import { Worker, stopOnSignals } from '../actors/worker.js';
+import { Worker } from '../actors/worker.js';
+import { stopOnSignals } from '../actors/stop-on-signals.js';
 import { startRestServer, type RestServer } from '../rest/server/server.js';
 import { logLevelsFor } from '../observability/log-levels.js';
 import { isSharesinkError } from '../errors.js';

@@ -382,8 +382,7 @@ export class ShareConsumer {
         if (!this.placePartitions()) await new Promise((r) => setTimeout(r, 200));
       } catch (err) {
         this.state.metadataStale = true;
-        // failing because the consumer closed is no news, and no retry follows
-        if (this.closed) return;
+        if (this.closed) return; // closing: no news, and no retry follows
         this.outcomeLog.metadataFailed(err);
         await new Promise((r) => setTimeout(r, 200));
       } finally {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stopOnSignals } from '../../../src/actors/worker.js';
+import { stopOnSignals } from '../../../src/actors/stop-on-signals.js';
 
 /** A worker stand-in that records the order of the steps. */
 function fakeWorker(failures: readonly unknown[] = []) {
