@@ -11,7 +11,7 @@ import { CONNECTOR_CONFIG_DEF } from '../config/connector-def.js';
 import { closestName } from '../config/did-you-mean.js';
 import type { ConnectorConfig } from '../config/types.js';
 import { jsonEnvelopeNotices } from '../config/converter-notices.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, ConfigProblem } from '../errors.js';
 import { notice } from '../logger.js';
 
 /**
@@ -30,6 +30,15 @@ export function describeConnectorProblems(
     }
   }
   return lines;
+}
+
+/**
+ * Lines as {@link describeConnectorProblems} writes them, as {@link ConfigProblem}s of `connector`: each
+ * problem's `key` is its setting, not the connector's name, and it prints as the line did.
+ */
+export function connectorProblems(connector: string, lines: readonly string[]): ConfigProblem[] {
+  const prefix = `${connector}: `;
+  return lines.map((l) => new ConfigProblem(l.startsWith(prefix) ? l.slice(prefix.length) : l, connector));
 }
 
 /** Runs `connector.validate()` on the config; the problems as {@link describeConnectorProblems} writes them. */

@@ -16,7 +16,7 @@ import { describeUnusedSettings } from '../config/connect-worker-keys.js';
 import { ConfigError, SharesinkError, isSharesinkError, type SharesinkErrorCode } from '../errors.js';
 import { healthReport, type HealthReport } from './health.js';
 import { checkClusterForConnectors } from './cluster-check.js';
-import { checkConnectorCode, reportConnectorNotes } from './connector-checks.js';
+import { checkConnectorCode, connectorProblems, reportConnectorNotes } from './connector-checks.js';
 import { ConnectorRuntime, type ConnectorSummary } from './connector-runtime.js';
 
 export interface WorkerOptions {
@@ -175,7 +175,7 @@ export class Worker {
 
   /** What start() checks of every connector, for one added at runtime. */
   private async checkNew(config: ConnectorConfig): Promise<void> {
-    const problems = await checkConnectorCode(config);
+    const problems = connectorProblems(config.name, await checkConnectorCode(config));
     if (problems.length > 0) throw new ConfigError(problems);
     if (this.checkCluster) await checkClusterForConnectors(this.config, [config], { logger: this.rootLog });
     await reportConnectorNotes(this.log, config);
@@ -219,7 +219,11 @@ export class Worker {
   private async startOnce(): Promise<void> {
     // a connector stopped over REST before the start stays stopped: nothing of it is checked
     const starting = this.runtimes.filter((r) => !r.isHalted);
-    const problems = (await Promise.all(starting.map((r) => checkConnectorCode(r.config)))).flat();
+    const problems = (
+      await Promise.all(
+        starting.map(async (r) => connectorProblems(r.config.name, await checkConnectorCode(r.config))),
+      )
+    ).flat();
     if (problems.length > 0) throw new ConfigError(problems);
     if (this.checkCluster && starting.length > 0)
       await checkClusterForConnectors(

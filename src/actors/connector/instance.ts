@@ -14,7 +14,7 @@ import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { EventLoopPuts } from '../../pool/event-loop-puts.js';
 import { PutPool } from '../../pool/put-pool.js';
 import type { PutRunner } from '../../pool/put-runner.js';
-import { connectorOwnProblems } from '../connector-checks.js';
+import { connectorOwnProblems, connectorProblems } from '../connector-checks.js';
 import { applyShareStartPosition } from '../share-start-position.js';
 import { LockSupervisor } from '../task/share/supervisor.js';
 import type { DeliveryLimit } from '../errors/release-lines.js';
@@ -50,7 +50,7 @@ export async function startInstance(
     raiseError: (err) => log.error({ err }, 'connector raised an error'),
   });
   const problems = connectorOwnProblems(connector, c);
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(connectorProblems(c.name, problems));
   // custom transform modules are imported and configured once here, so a bad one fails the start
   // instead of every task (built-ins were already checked when the config was compiled)
   (await TransformChain.load(c.transforms)).close();
