@@ -19,7 +19,9 @@ describe('the benchmark record', () => {
   });
 
   it('is not a run of some scenarios only, and says which were left out', () => {
-    expect(partialReasons(shape({ only: '8' }))).toEqual(['--only=8 (scenarios 1, 2, 3, 4, 5, 6, 9 not run)']);
+    expect(partialReasons(shape({ only: '8' }))).toEqual([
+      '--only=8 (scenarios 1, 2, 3, 4, 5, 6, 9 not run)',
+    ]);
     expect(partialReasons(shape({ full: true, only: '1,2,3,4,5,6' }))).toEqual([
       '--only=1,2,3,4,5,6 (scenarios 7, 8, 9, 10 not run)',
     ]);
