@@ -62,6 +62,10 @@ export function generateApiReport(root: string): string {
   host.fileExists = (f) =>
     inMemory(f) !== undefined || (!path.resolve(f).startsWith(outDir) && fileExists(f));
   host.readFile = (f) => inMemory(f) ?? readFile(f);
+  // module resolution skips a folder it thinks is absent: dist/ on disk may be stale or missing
+  const dirs = new Set([...files.keys()].map((f) => path.dirname(f)));
+  const { directoryExists } = host;
+  host.directoryExists = (d) => dirs.has(path.resolve(d)) || (directoryExists?.(d) ?? true);
   const entryFiles = ENTRIES.map((e) => path.join(outDir, e.file));
   const program = ts.createProgram(entryFiles, options, host);
   const checker = program.getTypeChecker();
