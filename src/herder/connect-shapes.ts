@@ -20,7 +20,7 @@ export interface ConnectorInfo {
 export interface StateInfo {
   state: string;
   worker_id: string;
-  trace?: string;
+  trace?: string | undefined;
 }
 
 export interface TaskStateInfo extends StateInfo {

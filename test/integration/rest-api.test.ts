@@ -223,6 +223,9 @@ describe('REST API on a running worker (share mode)', () => {
             'connector.class': 'NoopSink',
             topics: topic,
             'consumer.override.group.id': uniqueGroup('rest-extra'),
+            // the topic's records are not JSON: the worker's JsonConverter would fail the task
+            'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+            'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
           },
         }),
       });

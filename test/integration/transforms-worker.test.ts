@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
+import type { ConfigError } from '../../src/errors.js';
 import {
   REPO_ROOT,
   createTopic,
@@ -205,10 +206,19 @@ describe('transforms through the Worker into FileStreamSink', () => {
     );
     const w = new Worker({ worker, logger: testLogger, connectors: [config] });
     // checked with the connector's code before anything connects, as `sharesink validate` does
-    await expect(w.start()).rejects.toMatchObject({
+    const err = (await w.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as ConfigError | undefined;
+    expect(err).toMatchObject({
       code: 'SHARESINK_CONFIG_INVALID',
-      problems: [expect.stringMatching(new RegExp(`^${topic}-file: transforms: .*not-a-transform`))],
+      problems: [
+        { connector: `${topic}-file`, key: 'transforms', message: expect.stringMatching(/not-a-transform/) },
+      ],
     });
+    expect(err?.problemLines()).toEqual([
+      expect.stringMatching(new RegExp(`^${topic}-file: transforms: .*not-a-transform`)),
+    ]);
     await w.stop();
     expect(lines(path.join(dir, `${topic}.txt`))).toEqual([]);
   });

@@ -19,6 +19,7 @@ import {
   taskNotFound,
 } from '../../herder/errors.js';
 import type { Herder, RestartRequest, TargetState, WorkerHealth } from '../../herder/herder.js';
+import type { TaskStateInfo } from '../../herder/connect-shapes.js';
 import { answering, offsetsConfigOf } from '../../herder/offsets.js';
 import { ConnectorOffsetsService } from '../../offsets/connector-offsets.js';
 import { info, restartingStatus, stateInfo, status, taskInfos, tasksOf } from './cluster-status.js';
@@ -57,7 +58,7 @@ export class ClusterHerder implements Herder {
     return taskInfos(this.#entry(name));
   }
 
-  taskStatus(name: string, task: number) {
+  taskStatus(name: string, task: number): TaskStateInfo {
     const c = this.#entry(name);
     const s = this.#w.herder.statusStore.tasks(c.name).get(task);
     if (task >= tasksOf(c).length || s === undefined) throw taskNotFound(c.name, task);
