@@ -1,6 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// the layers of docs/architecture.md: nothing outside rest/ and cli/ (and the public entry) imports them
+const TOP_LAYERS_ONLY = {
+  group: ['**/rest/**', '**/cli/**'],
+  message:
+    'Only src/rest/, src/cli/ and src/index.ts import the REST API and the CLI (docs/architecture.md).',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -51,11 +58,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/rest/**', '**/cli/**'],
-              message:
-                'Only src/rest/, src/cli/ and src/index.ts import the REST API and the CLI (docs/architecture.md).',
-            },
+            TOP_LAYERS_ONLY,
             {
               group: ['**/distributed/**'],
               message: 'Nothing below src/distributed/ imports it (docs/architecture.md, layers).',
@@ -71,13 +74,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/rest/**', '**/cli/**'],
-              message:
-                'Only src/rest/, src/cli/ and src/index.ts import the REST API and the CLI (docs/architecture.md).',
-            },
-          ],
+          patterns: [TOP_LAYERS_ONLY],
         },
       ],
     },
