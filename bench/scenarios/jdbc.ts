@@ -4,9 +4,9 @@
  * (pg) and MariaDB (mysql2); best of plan.repeats per side, sides alternating.
  */
 import type { ChildResult, WorkerRunSpec } from '../child-protocol.js';
-import { createTopic, kafkaClient, round } from '../common.js';
+import { createTopic, round } from '../common.js';
 import { runChild, type BenchContext } from '../context.js';
-import { pgRow } from '../pg-rows.js';
+import { producePgRows } from '../pg-rows.js';
 import type { JdbcDialectResult } from '../results.js';
 
 const MYSQL_URL = process.env.SHARESINK_BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -18,15 +18,7 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
     const topic = topicName('jdbc');
     await createTopic(brokers, topic, 1);
     createdTopics.push(topic);
-    const producer = kafkaClient(brokers).producer();
-    await producer.connect();
-    for (let start = 0; start < plan.pgRows; start += 500) {
-      const messages = [];
-      for (let i = start; i < Math.min(plan.pgRows, start + 500); i++)
-        messages.push({ value: JSON.stringify(pgRow(i)) });
-      await producer.send({ topic, acks: 1, messages });
-    }
-    await producer.disconnect();
+    await producePgRows(brokers, topic, plan.pgRows);
     results.scenarios.jdbc = {};
     const pg = new URL(pgUrl);
     const my = new URL(MYSQL_URL);

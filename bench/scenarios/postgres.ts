@@ -4,9 +4,9 @@
  */
 import os from 'node:os';
 import type { ChildResult, WorkerRunSpec } from '../child-protocol.js';
-import { createTopic, kafkaClient, portOpen, round } from '../common.js';
+import { createTopic, portOpen, round } from '../common.js';
 import { runChild, type BenchContext } from '../context.js';
-import { pgRow } from '../pg-rows.js';
+import { producePgRows } from '../pg-rows.js';
 import type { BenchResults } from '../results.js';
 
 export async function runPostgres(ctx: BenchContext): Promise<void> {
@@ -18,15 +18,7 @@ export async function runPostgres(ctx: BenchContext): Promise<void> {
       const topic = topicName('pg');
       await createTopic(brokers, topic, 1);
       createdTopics.push(topic);
-      const producer = kafkaClient(brokers).producer();
-      await producer.connect();
-      for (let start = 0; start < plan.pgRows; start += 500) {
-        const messages = [];
-        for (let i = start; i < Math.min(plan.pgRows, start + 500); i++)
-          messages.push({ value: JSON.stringify(pgRow(i)) });
-        await producer.send({ topic, acks: 1, messages });
-      }
-      await producer.disconnect();
+      await producePgRows(brokers, topic, plan.pgRows);
       const table = `bench_pg_${ctx.runId}`;
       const pgResult: NonNullable<BenchResults['scenarios']['postgres']> = {};
       results.scenarios.postgres = pgResult;
