@@ -54,52 +54,15 @@ STATE_FILE="$RUN_DIR/broker-$KAFKA_PORT.json"
 TOOL_JVM_OPTS=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
   "-Dlog4j2.configurationFile=$KAFKA_SCRIPTS_DIR/tools-log4j2.properties")
 
-# fail loudly, never silently: report the command that tripped `set -e`
-set -E
-trap 'printf "[kafka] ERROR: unexpected failure in %s line %s: %s\n" "${BASH_SOURCE[0]##*/}" "$LINENO" "$BASH_COMMAND" >&2' ERR
-
-log() { printf '[kafka] %s\n' "$*"; }
-die() {
-  printf '[kafka] ERROR: %s\n' "$*" >&2
-  exit 1
-}
-
-require_java() {
-  command -v java >/dev/null 2>&1 ||
-    die "'java' not found on PATH. The local Kafka broker needs Java 17 or newer (e.g. apt-get install openjdk-17-jre-headless)."
-  local line major
-  line="$(java -version 2>&1 | head -n 1)"
-  # 'openjdk version "17.0.15" ...' or 'java version "1.8.0_392"'
-  major="$(sed -E -n 's/.*version "([0-9]+)(\.([0-9]+))?.*/\1 \3/p' <<<"$line")"
-  if [[ "$major" == 1\ * ]]; then major="${major#1 }"; else major="${major%% *}"; fi
-  [[ "$major" =~ ^[0-9]+$ ]] || die "cannot parse the Java version from: $line (Java 17 or newer is needed)"
-  ((major >= 17)) || die "Java $major found ($line); Kafka $KAFKA_VERSION needs Java 17 or newer."
-}
+SERVICE_TAG=kafka
+SERVICE_WHAT="Kafka $KAFKA_VERSION"
+SERVICE_CMDLINE='kafka\.Kafka'
+# shellcheck source=../lib/java-service.sh
+source "$KAFKA_SCRIPTS_DIR/../lib/java-service.sh"
 
 require_maven() {
   command -v mvn >/dev/null 2>&1 ||
     die "'mvn' not found on PATH. Maven 3.8+ is needed once per Kafka version to fetch the broker jars from Maven Central (e.g. apt-get install maven)."
-}
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# Prints the pid from PID_FILE if that process is alive and is a Kafka broker; otherwise nothing.
-live_pid() {
-  [[ -f "$PID_FILE" ]] || return 0
-  local pid
-  pid="$(tr -dc '0-9' <"$PID_FILE")"
-  [[ -n "$pid" ]] || return 0
-  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'kafka\.Kafka'; then
-    echo "$pid"
-  fi
-}
-
-# Removes a pid file whose process is gone (or is no longer a broker).
-clean_stale_pid() {
-  if [[ -f "$PID_FILE" && -z "$(live_pid)" ]]; then
-    log "removing stale pid file $PID_FILE (pid $(tr -dc '0-9' <"$PID_FILE") is not running)"
-    rm -f "$PID_FILE" "$STATE_FILE"
-  fi
 }
 
 state_field() { # state_field <file> <key>: reads a string/number field of our flat JSON state file

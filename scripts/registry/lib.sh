@@ -39,44 +39,11 @@ PID_FILE="$RUN_DIR/registry-$REGISTRY_PORT.pid"
 STATE_FILE="$RUN_DIR/registry-$REGISTRY_PORT.json"
 CCOMPAT_URL="http://127.0.0.1:$REGISTRY_PORT/apis/ccompat/v7"
 
-set -E
-trap 'printf "[registry] ERROR: unexpected failure in %s line %s: %s\n" "${BASH_SOURCE[0]##*/}" "$LINENO" "$BASH_COMMAND" >&2' ERR
-
-log() { printf '[registry] %s\n' "$*"; }
-die() {
-  printf '[registry] ERROR: %s\n' "$*" >&2
-  exit 1
-}
-
-require_java() {
-  command -v java >/dev/null 2>&1 ||
-    die "'java' not found on PATH. Apicurio Registry $REGISTRY_VERSION needs Java 17 or newer (e.g. apt-get install openjdk-17-jre-headless)."
-  local line major
-  line="$(java -version 2>&1 | head -n 1)"
-  major="$(sed -E -n 's/.*version "(1\.)?([0-9]+).*/\2/p' <<<"$line")"
-  [[ "$major" =~ ^[0-9]+$ ]] || die "cannot parse the Java version from: $line (Java 17 or newer is needed)"
-  ((major >= 17)) || die "Java $major found ($line); Apicurio Registry $REGISTRY_VERSION needs Java 17 or newer."
-}
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# Prints the pid from PID_FILE if that process is alive and is the registry; otherwise nothing.
-live_pid() {
-  [[ -f "$PID_FILE" ]] || return 0
-  local pid
-  pid="$(tr -dc '0-9' <"$PID_FILE")"
-  [[ -n "$pid" ]] || return 0
-  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'apicurio-registry-app'; then
-    echo "$pid"
-  fi
-}
-
-clean_stale_pid() {
-  if [[ -f "$PID_FILE" && -z "$(live_pid)" ]]; then
-    log "removing stale pid file $PID_FILE (pid $(tr -dc '0-9' <"$PID_FILE") is not running)"
-    rm -f "$PID_FILE" "$STATE_FILE"
-  fi
-}
+SERVICE_TAG=registry
+SERVICE_WHAT="Apicurio Registry $REGISTRY_VERSION"
+SERVICE_CMDLINE='apicurio-registry-app'
+# shellcheck source=../lib/java-service.sh
+source "$REGISTRY_SCRIPTS_DIR/../lib/java-service.sh"
 
 # 0 when the Confluent-compatible API answers GET /subjects with 200.
 api_answers() {
