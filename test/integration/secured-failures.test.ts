@@ -92,8 +92,8 @@ describe('TLS', () => {
     expect(r.last).toBe(
       `sharesink: TLS handshake with ${SECURE.saslSsl} failed (self-signed certificate in certificate chain): the client does not trust the broker's certificate. Trust the CA that signed it: ssl.truststore.location (PEM or PKCS12, with ssl.truststore.password) or ssl.truststore.certificates; without them only Node's default CAs are trusted`,
     );
-    // said at once, not after bootstrap.timeout.ms (10 s here) of "cannot reach"
-    expect(r.ms).toBeLessThan(10_000);
+    // said at once, not after bootstrap.timeout.ms (60 s here; under 30 s leaves room for a loaded machine) of "cannot reach"
+    expect(r.ms).toBeLessThan(30_000);
     expect(r.stderr).not.toContain('cannot reach the Kafka cluster');
     expectNothingDone(r);
     expect(await committedOffsets(s.group, s.topic)).toEqual({});
@@ -109,7 +109,7 @@ describe('TLS', () => {
         `^sharesink: TLS handshake with ${SECURE.mtls} failed \\(.*(certificate unknown|bad certificate|unknown ca).*\\): the broker refused this client's certificate`,
       ),
     );
-    expect(r.ms).toBeLessThan(10_000);
+    expect(r.ms).toBeLessThan(30_000);
     expectNothingDone(r);
   });
 });

@@ -242,7 +242,7 @@ export function startSecuredCli(o: {
 }): CliRun {
   const worker = `${o.dir}/${o.name}-worker.properties`;
   const connector = `${o.dir}/${o.name}.properties`;
-  writeFileSync(worker, [...o.client, 'pool.threads=1', 'bootstrap.timeout.ms=10000'].join('\n'));
+  writeFileSync(worker, [...o.client, 'pool.threads=1', 'bootstrap.timeout.ms=60000'].join('\n'));
   writeFileSync(
     connector,
     [
