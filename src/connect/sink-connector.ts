@@ -45,6 +45,18 @@ export abstract class SinkConnector {
     context: { readonly share: boolean },
   ): readonly ConnectorNote[];
 
+  /**
+   * True when each task's puts should all run on one pool thread's instance of it, one after another,
+   * as a Connect task runs (not in Connect: it has one thread per task anyway). By default (false) a
+   * task's puts spread over the pool's threads, each thread with its own instance, so a CPU-bound put
+   * gets a core of its own and an I/O-bound one another instance to wait in. A sink whose instance
+   * writes through a connection of its own into a database that does the work (the JDBC sink,
+   * PostgresSink) gains nothing from a second instance but a second connection, a second copy of its
+   * code to warm up and a second thread to wake per put: it says true, and `tasks.max` is what adds
+   * connections, as in Connect. Called on the main thread with settings that passed `validate()`.
+   */
+  oneThreadPerTask?(props: Readonly<Record<string, string>>): boolean;
+
   /** Problems per key, empty when valid; override to add cross-key checks. */
   validate(props: Readonly<Record<string, string>>): Map<string, string[]> {
     return this.config().validate(props);

@@ -39,6 +39,11 @@ export interface PutPoolOptions {
    */
   putsPerThread?: number;
   /**
+   * Every put of a task runs on one thread (its instance there, one put at a time), as long as that
+   * thread lives and has room: the connector's `oneThreadPerTask()`. Default false: a task's puts spread.
+   */
+  oneThreadPerTask?: boolean;
+  /**
    * How long an aborted put that is running gets to honour its `context.abortSignal()` before its
    * thread is terminated. Default {@link DEFAULT_ABORT_GRACE_MS}.
    */
@@ -94,7 +99,7 @@ export class PutPool implements PutRunner {
   constructor(options: PutPoolOptions) {
     const threads = options.threads ?? availableParallelism();
     const putsPerThread = options.putsPerThread ?? DEFAULT_PUTS_PER_THREAD;
-    this.#placement = new ThreadBalancer(putsPerThread);
+    this.#placement = new ThreadBalancer(putsPerThread, options.oneThreadPerTask === true);
     this.#abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     this.#logger = (options.logger ?? defaultLogger()).child({ component: 'put-pool' });
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 30_000;

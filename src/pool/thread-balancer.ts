@@ -35,8 +35,12 @@ export class ThreadBalancer {
   /** thread → putId → task id, while the puts run. */
   readonly #onThread = new Map<number, Map<number, string>>();
 
-  constructor(perThread: number) {
+  /** With `oneThreadPerTask`: task id → the thread its puts run on while that thread lives. */
+  readonly #home: Map<string, number> | undefined;
+
+  constructor(perThread: number, oneThreadPerTask = false) {
     this.#perThread = perThread;
+    this.#home = oneThreadPerTask ? new Map() : undefined;
   }
 
   /**
@@ -46,6 +50,21 @@ export class ThreadBalancer {
    * thread always wins, so a CPU-bound put gets a core of its own while one is free.
    */
   choose<W extends PlacementWorker>(ticket: PutTicket | undefined, workers: readonly W[]): W | null {
+    if (this.#home === undefined || ticket === undefined) return this.#spread(ticket, workers);
+    // one thread per task: its home thread while it lives and has room, else a new home
+    const home = this.#home.get(ticket.taskId);
+    for (const w of workers) {
+      if (w.id !== home) continue;
+      if (w.terminating || w.destroyed || this.countOn(w.id) >= this.#perThread) break;
+      this.#place(ticket, w.id);
+      return w;
+    }
+    const chosen = this.#spread(ticket, workers);
+    if (chosen !== null) this.#home.set(ticket.taskId, chosen.id);
+    return chosen;
+  }
+
+  #spread<W extends PlacementWorker>(ticket: PutTicket | undefined, workers: readonly W[]): W | null {
     let best: W | null = null;
     let bestScore = Number.POSITIVE_INFINITY;
     for (const w of workers) {

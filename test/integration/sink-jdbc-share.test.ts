@@ -18,12 +18,13 @@ afterAll(async () => {
   if (topics.length > 0) await deleteTopics(topics);
 });
 
-const workerConfig = () =>
+const workerConfig = (extra: Record<string, string> = {}) =>
   compileWorkerConfig({
     'bootstrap.servers': testBrokers(),
     'key.converter': 'org.apache.kafka.connect.json.JsonConverter',
     'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
     'pool.threads': '2',
+    ...extra,
   });
 
 const field = (name: string, type: string, optional: boolean) => ({ field: name, type, optional });
@@ -210,7 +211,9 @@ describe.each(Object.keys(TEST_DBS) as (keyof typeof TEST_DBS)[])(
         });
         const key = JSON.stringify({ schema: { type: 'int32', optional: false }, payload: 7 });
         await produce(topic, [{ key, value: JSON.stringify(value('v1', 1)) }]);
-        const worker = workerConfig();
+        // one put per thread: v2 is written on the other thread while v1's put sleeps, whichever task
+        // fetches it (a JDBC task's puts keep to one thread while it has room, and would queue behind v1's)
+        const worker = workerConfig({ 'pool.puts.per.thread': '1' });
         const config = compileConnectorConfig(
           {
             name: `${topic}-jdbc`,

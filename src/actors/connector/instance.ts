@@ -68,6 +68,7 @@ export async function startInstance(
           connectorModule: c.connectorModule,
           threads: Math.max(1, worker.poolThreads),
           putsPerThread: worker.poolPutsPerThread,
+          oneThreadPerTask: connector.oneThreadPerTask?.(c.raw) === true,
           abortGraceMs: worker.poolAbortGraceMs,
           logger: log,
         });

@@ -62,6 +62,14 @@ export class JdbcSinkConnector extends SinkConnector {
     this.#props = props;
   }
 
+  /**
+   * A task writes through one connection, as Connect's does: a second instance on another pool thread
+   * only added a connection, cold code and thread hops (docs/jdbc-sink.md, Performance).
+   */
+  override oneThreadPerTask(): boolean {
+    return true;
+  }
+
   /** Tasks are interchangeable: every one writes whatever records it is given. */
   taskConfigs(maxTasks: number): Record<string, string>[] {
     return Array.from({ length: maxTasks }, () => ({ ...this.#props }));

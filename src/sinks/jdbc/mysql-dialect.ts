@@ -196,7 +196,10 @@ export class MysqlDialect implements Dialect {
     for (let i = 0; i < rows.length; i += this.#s.batchSize) {
       const chunk = rows.slice(i, i + this.#s.batchSize);
       const values: unknown[] = [];
-      for (const row of chunk) row.values.forEach((v, k) => values.push(mysqlValue(v, infos[k], zone)));
+      for (const row of chunk) {
+        const v = row.values;
+        for (let k = 0; k < v.length; k++) values.push(mysqlValue(v[k], infos[k], zone));
+      }
       statements.push({ text: head + chunk.map(() => tuple).join(',') + tail, values });
     }
     return statements;

@@ -44,11 +44,31 @@ export function writeMode(s: Pick<JdbcSettings, 'pkMode' | 'insertMode'>): Write
 /** A table's rows as units: the last per key when rows overwrite each other, then by operation and columns. */
 export function units(table: string, rows: readonly JdbcRow[], dedupe: boolean): Unit[] {
   const kept = dedupe ? lastPerKey(rows) : rows;
-  const out: Unit[] = [];
-  for (const group of groupBy(kept, (r) => `${r.op}\0${r.columns.join('\0')}`).values()) {
-    out.push({ table, op: group[0]!.op, rows: group });
+  const groups = new Map<string, JdbcRow[]>();
+  // rows of one batch mostly share their shape: compare with the previous row before making a key
+  let last: JdbcRow | undefined;
+  let lastGroup: JdbcRow[] | undefined;
+  for (const row of kept) {
+    if (last !== undefined && row.op === last.op && sameColumns(row.columns, last.columns)) {
+      lastGroup!.push(row);
+    } else {
+      const key = `${row.op}\0${row.columns.join('\0')}`;
+      lastGroup = groups.get(key);
+      if (lastGroup === undefined) groups.set(key, (lastGroup = []));
+      lastGroup.push(row);
+    }
+    last = row;
   }
+  const out: Unit[] = [];
+  for (const group of groups.values()) out.push({ table, op: group[0]!.op, rows: group });
   return out;
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

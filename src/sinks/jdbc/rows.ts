@@ -29,16 +29,6 @@ type RowSettings = Pick<JdbcSettings, 'pkMode' | 'pkFields' | 'fields' | 'delete
  * skipped, as Confluent's sink does). Throws DataError for a record that cannot be a row.
  */
 export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): JdbcRow | undefined {
-  const keyColumns: string[] = [];
-  const keyValues: unknown[] = [];
-  const keySchemas: (Schema | undefined)[] = [];
-  const addKey = (name: string, value: unknown, schema: Schema | undefined): void => {
-    if (value === null || value === undefined)
-      throw new DataError(`the primary key field ${name} is missing or null`);
-    keyColumns.push(name);
-    keyValues.push(value);
-    keySchemas.push(schema);
-  };
   const value = record.value;
   const tombstone = value === null || value === undefined;
   if (tombstone && !s.deleteEnabled) return undefined;
@@ -47,13 +37,16 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
       `the value is a ${Array.isArray(value) ? 'array' : typeof value}, not a struct: the JDBC sink writes a struct's fields as columns (a Struct from a converter with a schema, or a JSON object)`,
     );
   const valueFields = tombstone ? undefined : (value as Record<string, unknown>);
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  const schemas: (Schema | undefined)[] = [];
 
   switch (s.pkMode) {
     case 'kafka': {
       const [t, p, o] = s.pkFields.length === 3 ? s.pkFields : KAFKA_PK_DEFAULT;
-      addKey(t!, record.topic, TOPIC);
-      addKey(p!, record.partition, PARTITION);
-      addKey(o!, record.offset, OFFSET);
+      addKey(columns, values, schemas, t!, record.topic, TOPIC);
+      addKey(columns, values, schemas, p!, record.partition, PARTITION);
+      addKey(columns, values, schemas, o!, record.offset, OFFSET);
       break;
     }
     case 'record_key': {
@@ -62,13 +55,14 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
         throw new DataError('the record has no key, and pk.mode=record_key reads the primary key from it');
       if (isStruct(key)) {
         const names = s.pkFields.length > 0 ? s.pkFields : Object.keys(key);
-        for (const name of names) addKey(name, key[name], fieldSchema(record.keySchema, name));
+        for (const name of names)
+          addKey(columns, values, schemas, name, key[name], fieldSchema(record.keySchema, name));
       } else {
         if (s.pkFields.length > 1)
           throw new DataError(
             `the key is a ${typeof key}, not a struct, and pk.fields names ${s.pkFields.length} fields`,
           );
-        addKey(s.pkFields[0] ?? PRIMITIVE_KEY_DEFAULT, key, record.keySchema);
+        addKey(columns, values, schemas, s.pkFields[0] ?? PRIMITIVE_KEY_DEFAULT, key, record.keySchema);
       }
       break;
     }
@@ -76,36 +70,27 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
       if (valueFields === undefined)
         throw new DataError('a tombstone has no value to read pk.mode=record_value from');
       const names = s.pkFields.length > 0 ? s.pkFields : Object.keys(valueFields);
-      for (const name of names) addKey(name, valueFields[name], fieldSchema(record.valueSchema, name));
+      for (const name of names)
+        addKey(columns, values, schemas, name, valueFields[name], fieldSchema(record.valueSchema, name));
       break;
     }
     case 'none':
       break;
   }
-  const keyText = keyColumns.length === 0 ? '' : toJson(keyValues);
-  if (tombstone) {
-    return {
-      record,
-      table,
-      op: 'delete',
-      columns: keyColumns,
-      values: keyValues,
-      schemas: keySchemas,
-      keyCount: keyColumns.length,
-      keyText,
-      superseded: [],
-    };
-  }
-  const columns = keyColumns;
-  const values = keyValues;
-  const schemas = keySchemas;
   const keyCount = columns.length;
-  for (const name of Object.keys(valueFields!)) {
-    if (s.fields !== undefined && !s.fields.has(name)) continue;
-    if (columns.includes(name)) continue;
+  const keyText = keyCount === 0 ? '' : toJson(values);
+  if (tombstone) {
+    return { record, table, op: 'delete', columns, values, schemas, keyCount, keyText, superseded: [] };
+  }
+  // per record, so plain loops: no closure or lookup that does not depend on the record
+  const fields = s.fields;
+  const valueSchema = record.valueSchema?.type === 'struct' ? record.valueSchema : undefined;
+  for (const name in valueFields) {
+    if (fields !== undefined && !fields.has(name)) continue;
+    if (keyCount > 0 && columns.includes(name)) continue;
     columns.push(name);
-    values.push(valueFields![name]);
-    schemas.push(fieldSchema(record.valueSchema, name));
+    values.push(valueFields[name]);
+    schemas.push(valueSchema === undefined ? undefined : fieldSchema(valueSchema, name));
   }
   if (columns.length === 0)
     throw new DataError(
@@ -114,8 +99,32 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
   return { record, table, op: 'write', columns, values, schemas, keyCount, keyText, superseded: [] };
 }
 
+function addKey(
+  columns: string[],
+  values: unknown[],
+  schemas: (Schema | undefined)[],
+  name: string,
+  value: unknown,
+  schema: Schema | undefined,
+): void {
+  if (value === null || value === undefined)
+    throw new DataError(`the primary key field ${name} is missing or null`);
+  columns.push(name);
+  values.push(value);
+  schemas.push(schema);
+}
+
+/** Field schemas by name per struct schema: a converter hands every record of a shape the same schema object. */
+const fieldsByName = new WeakMap<Schema, Map<string, Schema>>();
+
 function fieldSchema(schema: Schema | undefined, name: string): Schema | undefined {
-  return schema?.type === 'struct' ? schema.fields?.find((f) => f.name === name)?.schema : undefined;
+  if (schema?.type !== 'struct') return undefined;
+  let byName = fieldsByName.get(schema);
+  if (byName === undefined) {
+    byName = new Map((schema.fields ?? []).map((f) => [f.name, f.schema]));
+    fieldsByName.set(schema, byName);
+  }
+  return byName.get(name);
 }
 
 /**

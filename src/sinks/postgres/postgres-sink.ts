@@ -68,6 +68,11 @@ export class PostgresSinkConnector extends SinkConnector {
     this.#props = props;
   }
 
+  /** One connection per task, as the JDBC sink (docs/jdbc-sink.md, Performance). */
+  override oneThreadPerTask(): boolean {
+    return true;
+  }
+
   /** Tasks are interchangeable: every one writes whatever records it is given. */
   taskConfigs(maxTasks: number): Record<string, string>[] {
     return Array.from({ length: maxTasks }, () => ({ ...this.#props }));

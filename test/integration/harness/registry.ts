@@ -112,13 +112,15 @@ function avroProducerClasspath(): Promise<string> {
 /**
  * Writes `records` (one JSON object each; decimals as strings, dates as ISO days, timestamps and times
  * as epoch / day millis) to `topic` with Apache Avro's Java encoder and Kafka's Java producer, after
- * registering `schema` as `<topic>-value`. Returns the schema id the producer used.
+ * registering `schema` as `<topic>-value`. Returns the schema id the producer used. With `keySchema`
+ * (registered as `<topic>-key`), each record is `{ key, value }` and a null value is a tombstone.
  */
 export async function produceAvroWithJava(
   brokers: string,
   topic: string,
   schema: object,
   records: readonly object[],
+  keySchema?: object,
 ): Promise<number> {
   const cp = await avroProducerClasspath();
   const dir = path.join(REPO_ROOT, '.registry', 'producer-input');
@@ -127,6 +129,8 @@ export async function produceAvroWithJava(
   const recordsFile = path.join(dir, `${topic}.jsonl`);
   writeFileSync(schemaFile, JSON.stringify(schema));
   writeFileSync(recordsFile, records.map((r) => JSON.stringify(r)).join('\n'));
+  const keySchemaFile = path.join(dir, `${topic}.key.avsc`);
+  if (keySchema !== undefined) writeFileSync(keySchemaFile, JSON.stringify(keySchema));
   // a single-file Java program: java compiles and runs it in one go
   const result = await run('java', [
     '-Xmx256m',
@@ -140,6 +144,7 @@ export async function produceAvroWithJava(
     topic,
     schemaFile,
     recordsFile,
+    ...(keySchema === undefined ? [] : [keySchemaFile]),
   ]);
   const match = /sent (\d+) records with schema id (\d+)/.exec(result.output);
   if (result.code !== 0 || match === null || Number(match[1]) !== records.length)

@@ -2,9 +2,11 @@
 // with the registry's Confluent API (POST /subjects/{topic}-value/versions), encodes each record with
 // Apache Avro's GenericDatumWriter (logical types through Avro's own conversions), frames it (magic 0,
 // 4-byte id) and sends it with Kafka's Java producer. Run as a single-file program:
-//   java -cp <avro + kafka-clients> AvroProducer.java <bootstrap> <registry url> <topic> <schema file> <records file>
+//   java -cp <avro + kafka-clients> AvroProducer.java <bootstrap> <registry url> <topic> <schema file> <records file> [<key schema file>]
 // The records file holds one JSON object per line: field values as Avro's JSON encoding would not
-// carry logical types, so decimals are strings, dates ISO days, timestamps epoch millis.
+// carry logical types, so decimals are strings, dates ISO days, timestamps epoch millis. With a key
+// schema file, each line is {"key": …, "value": …}: the key is registered as <topic>-key and framed the
+// same way, and a null value is sent as a tombstone (a record with a null value), as Debezium does.
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -39,6 +41,13 @@ public class AvroProducer {
     String schemaText = Files.readString(Path.of(args[3]));
     Schema schema = new Schema.Parser().parse(schemaText);
     int id = register(registry, topic + "-value", schemaText);
+    Schema keySchema = null;
+    int keyId = 0;
+    if (args.length > 5) {
+      String keyText = Files.readString(Path.of(args[5]));
+      keySchema = new Schema.Parser().parse(keyText);
+      keyId = register(registry, topic + "-key", keyText);
+    }
 
     GenericData data = new GenericData();
     data.addLogicalTypeConversion(new Conversions.DecimalConversion());
@@ -48,6 +57,7 @@ public class AvroProducer {
     data.addLogicalTypeConversion(new TimeConversions.TimeMillisConversion());
     data.addLogicalTypeConversion(new TimeConversions.TimeMicrosConversion());
     GenericDatumWriter<Object> writer = new GenericDatumWriter<>(schema, data);
+    GenericDatumWriter<Object> keyWriter = keySchema == null ? null : new GenericDatumWriter<>(keySchema, data);
 
     Properties props = new Properties();
     props.put("bootstrap.servers", bootstrap);
@@ -58,18 +68,29 @@ public class AvroProducer {
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
       for (String line : Files.readAllLines(Path.of(args[4]))) {
         if (line.isBlank()) continue;
-        Object value = toAvro(schema, JSON.readTree(line));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(0);
-        out.write(ByteBuffer.allocate(4).putInt(id).array());
-        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-        writer.write(value, encoder);
-        encoder.flush();
-        producer.send(new ProducerRecord<>(topic, null, out.toByteArray())).get();
+        JsonNode node = JSON.readTree(line);
+        byte[] key = null;
+        if (keySchema != null) {
+          key = framed(keyId, keyWriter, toAvro(keySchema, node.get("key")));
+          node = node.get("value");
+        }
+        byte[] value = node == null || node.isNull() ? null : framed(id, writer, toAvro(schema, node));
+        producer.send(new ProducerRecord<>(topic, key, value)).get();
         sent++;
       }
     }
     System.out.println("sent " + sent + " records with schema id " + id);
+  }
+
+  /** Confluent's wire format: magic byte 0, the 4-byte schema id, the Avro binary body. */
+  static byte[] framed(int id, GenericDatumWriter<Object> writer, Object datum) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(0);
+    out.write(ByteBuffer.allocate(4).putInt(id).array());
+    BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+    writer.write(datum, encoder);
+    encoder.flush();
+    return out.toByteArray();
   }
 
   static int register(String registry, String subject, String schemaText) throws Exception {

@@ -60,4 +60,36 @@ describe('ThreadBalancer', () => {
     expect(p.threadOf(7)).toBeUndefined();
     expect(p.countOn(5)).toBe(0);
   });
+
+  it("oneThreadPerTask: a task's puts stay on its thread while it has room; other tasks still spread", () => {
+    const p = new ThreadBalancer(3, true);
+    const ws = workers(1, 2);
+    expect(p.choose({ putId: 1, taskId: 'a' }, ws)?.id).toBe(1);
+    // thread 2 is idle, but task a's instance lives on thread 1
+    expect(p.choose({ putId: 2, taskId: 'a' }, ws)?.id).toBe(1);
+    expect(p.choose({ putId: 3, taskId: 'b' }, ws)?.id).toBe(2);
+    expect(p.choose({ putId: 4, taskId: 'a' }, ws)?.id).toBe(1);
+    // thread 1 is full: a's next put goes elsewhere, and a's home moves there
+    expect(p.choose({ putId: 5, taskId: 'a' }, ws)?.id).toBe(2);
+    p.settled(1);
+    expect(p.choose({ putId: 6, taskId: 'a' }, ws)?.id).toBe(2);
+  });
+
+  it('oneThreadPerTask: a task whose thread is gone gets a new one', () => {
+    const p = new ThreadBalancer(4, true);
+    expect(p.choose({ putId: 1, taskId: 'a' }, workers(1, 2))?.id).toBe(1);
+    const replaced = [
+      { id: 1, terminating: true, destroyed: false },
+      { id: 2, terminating: false, destroyed: false },
+    ];
+    expect(p.choose({ putId: 2, taskId: 'a' }, replaced)?.id).toBe(2);
+    expect(p.choose({ putId: 3, taskId: 'a' }, workers(2, 3))?.id).toBe(2);
+  });
+
+  it('without oneThreadPerTask a second put of one task goes to the idle thread', () => {
+    const p = new ThreadBalancer(3);
+    const ws = workers(1, 2);
+    expect(p.choose({ putId: 1, taskId: 'a' }, ws)?.id).toBe(1);
+    expect(p.choose({ putId: 2, taskId: 'a' }, ws)?.id).toBe(2);
+  });
 });

@@ -1,0 +1,171 @@
+/**
+ * Scenario 10 by hand: one fill, then the JDBC sink (default settings, or with the `pool.threads` /
+ * connector settings given) and the bare driver loop, alternating, N rounds; each run's rows/s and
+ * CPU µs/row, then the medians and the ratio. With --profile=DIR every sharesink run writes
+ * `--cpu-prof` files (main and pool threads) under DIR/<run> (summarize with `tsx bench/profile.ts`).
+ *
+ *   tsx bench/jdbc-ab.ts --dialect=postgresql|mariadb [--rounds=3] [--rows=50000]
+ *        [--brokers=127.0.0.1:9092] [--threads=1] [--set=key=value …] [--profile=/tmp/prof]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildResult, ChildSpec, WorkerRunSpec } from './child-protocol.js';
+import { BENCH_DIR, createTopic, deleteTopics, round } from './common.js';
+import { RESULT_PREFIX } from './child-protocol.js';
+import { runChild } from './context.js';
+import { producePgRows } from './pg-rows.js';
+
+const args = new Map<string, string[]>();
+for (const a of process.argv.slice(2)) {
+  const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
+  if (m) args.set(m[1]!, [...(args.get(m[1]!) ?? []), m[2] ?? 'true']);
+}
+const arg = (k: string, d: string): string => args.get(k)?.[0] ?? d;
+const dialect = arg('dialect', 'postgresql');
+const rounds = Number(arg('rounds', '3'));
+const rows = Number(arg('rows', '50000'));
+const brokers = arg('brokers', '127.0.0.1:9092');
+const threads = args.get('threads')?.[0];
+const profile = args.get('profile')?.[0];
+const extra = Object.fromEntries(
+  (args.get('set') ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
+const pgUrl = 'postgres://postgres@127.0.0.1:5432/test';
+const mysqlUrl = 'mysql://root@127.0.0.1:3306/test';
+const id = `jdbcab_${Date.now().toString(36)}`;
+
+async function main(): Promise<void> {
+  const topic = `${id}-${dialect}`;
+  await createTopic(brokers, topic, 1);
+  await producePgRows(brokers, topic, rows);
+  const url =
+    dialect === 'postgresql' ? 'jdbc:postgresql://127.0.0.1:5432/test' : 'jdbc:mariadb://127.0.0.1:3306/test';
+  const user = dialect === 'postgresql' ? 'postgres' : 'root';
+  const sink = (table: string, run: number): WorkerRunSpec => ({
+    kind: 'worker',
+    label: `${id}-${run}`,
+    brokers,
+    topic,
+    topicRecords: rows,
+    mode: 'share',
+    tasks: 1,
+    ...(threads === undefined ? {} : { poolThreads: Number(threads) }),
+    connectorClass: 'io.confluent.connect.jdbc.JdbcSinkConnector',
+    connectorProps: {
+      'connection.url': url,
+      'connection.user': user,
+      'table.name.format': table,
+      'auto.create': 'true',
+      ...extra,
+    },
+    workerProps: {
+      'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable': 'false',
+    },
+    measure: { kind: 'drain', records: rows },
+    timeoutMs: 300_000,
+  });
+  const first = `${id}_t0`;
+  const samples: { sink: ChildResult[]; bare: ChildResult[] } = { sink: [], bare: [] };
+  const rate = (r: ChildResult) => r.steadyRecordsPerSec ?? r.recordsPerSec;
+  for (let i = 0; i < rounds; i++) {
+    const flags: string[] = [];
+    if (profile !== undefined) {
+      const dir = path.join(profile, `run${i}`);
+      mkdirSync(dir, { recursive: true });
+      flags.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
+    }
+    const s = await sampled(sink(i === 0 ? first : `${id}_t${i}`, i), flags);
+    samples.sink.push(s);
+    const bareSpec: ChildSpec =
+      dialect === 'postgresql'
+        ? {
+            kind: 'pg-bare',
+            pgUrl,
+            label: 'bare',
+            likeTable: first,
+            table: `${id}_bare`,
+            rows,
+            batchSize: Math.round(s.avgRecordsPerPut ?? 500),
+            timeoutMs: 300_000,
+          }
+        : {
+            kind: 'mysql-bare',
+            mysqlUrl,
+            label: 'bare',
+            likeTable: first,
+            table: `${id}_bare`,
+            rows,
+            batchSize: Math.round(s.avgRecordsPerPut ?? 500),
+            timeoutMs: 300_000,
+          };
+    const b = await runChild(bareSpec);
+    samples.bare.push(b);
+    console.log(
+      `round ${i}: sink ${round(rate(s))}/s (${round(s.cpuUsPerRecord, 1)} µs/row, put ${round(s.avgRecordsPerPut ?? 0)}) · bare ${round(rate(b))}/s (${round(b.cpuUsPerRecord, 1)} µs/row) · ratio ${round(rate(s) / rate(b), 2)} · load ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ms = median(samples.sink.map(rate));
+  const mb = median(samples.bare.map(rate));
+  console.log(`median: sink ${round(ms)}/s · bare ${round(mb)}/s · ratio ${round(ms / mb, 3)}`);
+  await deleteTopics(brokers, [topic]);
+  await dropTables(Array.from({ length: rounds }, (_, i) => `${id}_t${i}`));
+}
+
+async function dropTables(tables: string[]): Promise<void> {
+  if (dialect === 'postgresql') {
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    for (const t of tables) await c.query(`DROP TABLE IF EXISTS "${t}"`);
+    await c.end();
+    return;
+  }
+  const mysql = await import('mysql2/promise');
+  const c = await mysql.createConnection({ host: '127.0.0.1', user: 'root', database: 'test' });
+  for (const t of tables) await c.query(`DROP TABLE IF EXISTS \`${t}\``);
+  await c.end();
+}
+
+/** runChild, plus the CPU of each of the child's threads (by name) from /proc, sampled until it exits. */
+async function sampled(spec: ChildSpec, flags: string[]): Promise<ChildResult> {
+  const child = spawn(
+    process.execPath,
+    [...flags, '--import', 'tsx', path.join(BENCH_DIR, 'child.ts'), JSON.stringify(spec)],
+    {
+      cwd: path.dirname(BENCH_DIR),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const last = new Map<string, { name: string; ticks: number }>();
+  const poll = setInterval(() => {
+    try {
+      for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
+        const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
+        const name =
+          tid === String(child.pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        last.set(tid, { name, ticks: Number(f[11]) + Number(f[12]) });
+      }
+    } catch {
+      // exited
+    }
+  }, 100);
+  await new Promise((r) => child.on('exit', r));
+  clearInterval(poll);
+  const top = [...last.values()].sort((a, b) => b.ticks - a.ticks).slice(0, 8);
+  console.log(`  threads (ms CPU, whole run): ${top.map((t) => `${t.name} ${t.ticks * 10}`).join(', ')}`);
+  const line = out.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+  if (!line) throw new Error(`child failed: ${out.slice(-2000)}`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ChildResult;
+}
+
+await main();
