@@ -59,11 +59,24 @@ function connectorConfig(o: {
     'max.inflight.batches': '1',
     ...(protocol === 'share'
       ? { 'share.group.share.auto.offset.reset': 'earliest' }
-      : {
-          'consumer.override.auto.offset.reset': 'earliest',
-          'consumer.override.session.timeout.ms': String(REBALANCE.sessionTimeoutMs),
-        }),
+      : { 'consumer.override.auto.offset.reset': 'earliest' }),
+    // the consumer protocol's session timeout is the group's (set by groupSessionTimeout), not the client's
+    ...(protocol === 'classic'
+      ? { 'consumer.override.session.timeout.ms': String(REBALANCE.sessionTimeoutMs) }
+      : {}),
   };
+}
+
+/**
+ * The sink group's session timeout where the broker holds it: the group config
+ * `share.session.timeout.ms` (share) or `consumer.session.timeout.ms` (consumer protocol), set before
+ * the group exists. Classic groups take the client's `session.timeout.ms` (connectorConfig).
+ */
+async function groupSessionTimeout(ctx: BenchContext, side: RebalanceSideName, group: string) {
+  if (side !== 'share' && side !== 'consumer') return;
+  await setGroupConfig(ctx.brokers, group, {
+    [`${side}.session.timeout.ms`]: String(REBALANCE.sessionTimeoutMs),
+  });
 }
 
 const PROTOCOL_NOTE = /group\.protocol=consumer: read as classic[^"\n]*/;
@@ -159,10 +172,7 @@ export async function distributedSide(ctx: BenchContext, side: Exclude<Rebalance
   let ok = false;
   try {
     const [a, b] = await Promise.all([worker('A'), worker('B')]);
-    if (side === 'share')
-      await setGroupConfig(ctx.brokers, `connect-${name}`, {
-        'share.session.timeout.ms': String(REBALANCE.sessionTimeoutMs),
-      });
+    await groupSessionTimeout(ctx, side, `connect-${name}`);
     const tasks = REBALANCE.tasks[1];
     const config = connectorConfig({ side, name, topic, tasks, recordsDir });
     const created = await rest(a.url, 'POST', '/connectors', { name, config });
