@@ -74,7 +74,7 @@ export interface RebalanceAnalysis {
 
 /**
  * Parses write-log text: one line per put, `r <write epoch ms> <p>:<offset>:<create ms>,…` (the same
- * format from bench/rebalance-sink.ts and bench/java/SleepSinkTask.java); other lines are skipped, as is
+ * format from bench/rebalance-plugin/rebalance-sink.ts and bench/java/SleepSinkTask.java); other lines are skipped, as is
  * a partial last line.
  */
 export function parseWriteLog(text: string, into: WrittenRecord[] = []): WrittenRecord[] {

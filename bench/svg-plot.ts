@@ -6,6 +6,8 @@
 
 export interface PlotSeries {
   readonly name: string;
+  /** Stroke colour; default: the palette's, in series order. */
+  readonly colour?: string;
   /** [x, y] points, x ascending. */
   readonly points: ReadonlyArray<readonly [number, number]>;
 }
@@ -23,6 +25,10 @@ export interface PlotOptions {
   readonly markers?: readonly PlotMarker[];
   readonly width?: number;
   readonly height?: number;
+  /** The top of the y axis (values above are drawn at it); default: the data's maximum. */
+  readonly yMax?: number;
+  /** The x range; default: the data's and the markers'. */
+  readonly xRange?: readonly [number, number];
 }
 
 /** Colour-blind-safe palette (Okabe–Ito), in series order. */
@@ -45,35 +51,59 @@ export function niceTicks(min: number, max: number, count = 6): number[] {
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = ([1, 2, 5, 10].find((m) => m * mag >= raw) ?? 10) * mag;
   const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step)
+  // from the last tick at or below min to the first at or above max
+  const last = Math.ceil(max / step - 1e-9) * step;
+  for (let v = Math.floor(min / step + 1e-9) * step; v <= last + step * 1e-9; v += step)
     ticks.push(Number(v.toFixed(10)));
   return ticks;
 }
 
 const fmt = (v: number) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US') : String(Number(v.toFixed(3))));
 
+/** One chart as a standalone SVG document. */
 export function lineChartSvg(o: PlotOptions): string {
   const width = o.width ?? 960;
   const height = o.height ?? 420;
+  return document(width, height, chartBody(o, width, height));
+}
+
+/**
+ * Charts stacked top to bottom in one SVG document (small multiples: one panel per side), each
+ * `panelHeight` high, every panel on the same x range (the union of theirs).
+ */
+export function stackedChartsSvg(charts: readonly PlotOptions[], width = 960, panelHeight = 260): string {
+  const xs = charts.flatMap((c) => c.series.flatMap((s) => s.points.map((p) => p[0])));
+  const range: [number, number] = xs.length > 0 ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
+  const body = charts.map(
+    (c, i) =>
+      `<g transform="translate(0 ${i * panelHeight})">\n${chartBody({ xRange: range, ...c }, width, panelHeight)}\n</g>`,
+  );
+  return document(width, panelHeight * charts.length, body.join('\n'));
+}
+
+function document(width: number, height: number, body: string): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">\n` +
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>\n${body}\n</svg>\n`
+  );
+}
+
+function chartBody(o: PlotOptions, width: number, height: number): string {
   const m = { left: 64, right: 16, top: 36, bottom: 70 };
   const pw = width - m.left - m.right;
   const ph = height - m.top - m.bottom;
   const xs = o.series.flatMap((s) => s.points.map((p) => p[0])).concat((o.markers ?? []).map((k) => k.x));
   const ys = o.series.flatMap((s) => s.points.map((p) => p[1]));
-  const xMin = xs.length > 0 ? Math.min(...xs) : 0;
-  const xMax = xs.length > 0 ? Math.max(...xs) : 1;
-  const yTicks = niceTicks(0, Math.max(1, ...ys));
+  const xMin = o.xRange?.[0] ?? (xs.length > 0 ? Math.min(...xs) : 0);
+  const xMax = o.xRange?.[1] ?? (xs.length > 0 ? Math.max(...xs) : 1);
+  const yTicks = niceTicks(0, Math.max(1, o.yMax ?? Math.max(0, ...ys)));
   const yMax = Math.max(yTicks[yTicks.length - 1]!, 1);
   const xSpan = xMax > xMin ? xMax - xMin : 1;
   const sx = (x: number) => m.left + ((x - xMin) / xSpan) * pw;
-  const sy = (y: number) => m.top + ph - (y / yMax) * ph;
+  const sy = (y: number) => m.top + ph - (Math.min(y, yMax) / yMax) * ph;
   const r = (v: number) => Number(v.toFixed(1));
   const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14">${escapeXml(o.title)}</text>`,
-  );
+  out.push(`<text x="${width / 2}" y="20" text-anchor="middle" font-size="14">${escapeXml(o.title)}</text>`);
   for (const y of yTicks) {
     out.push(
       `<line x1="${m.left}" x2="${m.left + pw}" y1="${r(sy(y))}" y2="${r(sy(y))}" stroke="#e5e5e5"/>`,
@@ -100,7 +130,7 @@ export function lineChartSvg(o: PlotOptions): string {
     );
   }
   o.series.forEach((s, i) => {
-    const colour = PALETTE[i % PALETTE.length]!;
+    const colour = s.colour ?? PALETTE[i % PALETTE.length]!;
     if (s.points.length > 0) {
       const pts = s.points.map(([x, y]) => `${r(sx(x))},${r(sy(y))}`).join(' ');
       out.push(`<polyline fill="none" stroke="${colour}" stroke-width="1.2" points="${pts}"/>`);
@@ -112,6 +142,5 @@ export function lineChartSvg(o: PlotOptions): string {
       `<text x="${lx + 22}" y="${ly}">${escapeXml(s.name)}</text>`,
     );
   });
-  out.push('</svg>');
-  return `${out.join('\n')}\n`;
+  return out.join('\n');
 }

@@ -5,7 +5,7 @@
  */
 import { ratio, round } from '../common.js';
 import type { ChangeResult } from '../rebalance-analysis.js';
-import { lineChartSvg } from '../svg-plot.js';
+import { PALETTE, stackedChartsSvg } from '../svg-plot.js';
 
 export type RebalanceSideName = 'classic' | 'consumer' | 'share' | 'connect';
 export type RebalancePhase = 'standalone' | 'distributed';
@@ -104,23 +104,40 @@ export function rebalanceMarkdown(r: RebalanceResults | undefined): string[] {
   return out;
 }
 
-/** The records-per-interval plot of one phase, every side on one chart, the changes marked. */
+/**
+ * The records-per-interval plot of one phase: a panel per side (written per interval, and produced in
+ * grey), on one x axis in seconds from each side's first change, its changes marked.
+ */
 export function rebalanceSvg(r: RebalanceResults | undefined, phase: RebalancePhase): string | undefined {
   const rows = r?.rows.filter((x) => x.phase === phase) ?? [];
   if (rows.length === 0) return undefined;
   const iv = rows[0]!.intervalMs;
-  // every side on its own clock, from its first change (each side settles in its own time first)
-  const origin = (x: RebalanceRow) => x.changes[0]?.atMs ?? 0;
-  const markers = new Map<string, number>();
-  for (const c of rows[0]!.changes) markers.set(c.label, (c.atMs - origin(rows[0]!)) / 1000);
-  return lineChartSvg({
-    title: `sharesink rebalance (${phase}): records written per ${iv} ms, ${rows[0]!.targetRecordsPerSec} records/s produced`,
-    xLabel: 's since the first change',
-    yLabel: `records per ${iv} ms`,
-    series: rows.map((x) => ({
-      name: `${x.side}${x.protocolNote ? ' †' : ''} (longest wait ${s(x.longestWaitMs)})`,
-      points: x.written.map((w, k) => [((k + 1) * iv - origin(x)) / 1000, w] as const),
-    })),
-    markers: [...markers].map(([label, x]) => ({ x, label })),
-  });
+  // one y scale for every panel, set by what was written (a burst of production is cut at it)
+  const yMax = Math.max(1, ...rows.map((x) => Math.max(0, ...x.written)));
+  return stackedChartsSvg(
+    rows.map((x, i) => {
+      // every side on its own clock, from its first change (each side settles in its own time first)
+      const origin = x.changes[0]?.atMs ?? 0;
+      const at = (k: number) => ((k + 1) * iv - origin) / 1000;
+      return {
+        title: `${phase}: ${x.side}${x.protocolNote ? ' † (read as classic)' : ''}${x.settled ? '' : ' (not settled)'}, longest wait ${s(x.longestWaitMs)}, ${x.recordsWrittenTwice} written twice`,
+        xLabel: 's since the first change',
+        yLabel: `records per ${iv} ms`,
+        yMax,
+        series: [
+          {
+            name: 'written',
+            colour: PALETTE[i % PALETTE.length]!,
+            points: x.written.map((w, k) => [at(k), w] as const),
+          },
+          {
+            name: `produced (${x.targetRecordsPerSec}/s)`,
+            colour: '#9a9a9a',
+            points: x.producedPerInterval.map((w, k) => [at(k), w] as const),
+          },
+        ],
+        markers: x.changes.map((c) => ({ x: (c.atMs - origin) / 1000, label: c.label })),
+      };
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * Scenario 11: what a rebalance costs. A 6-partition topic fed at a steady rate (half the slowest
- * side's drain rate; bench/scenarios/rebalance-timeline.ts), a sink with a fixed put latency (bench/rebalance-sink.ts;
+ * side's drain rate; bench/scenarios/rebalance-timeline.ts), a sink with a fixed put latency (bench/rebalance-plugin/rebalance-sink.ts;
  * bench/java/SleepSinkConnector for Kafka Connect), and partitions moved while records flow:
  *
  * - standalone phase, four sides (sharesink classic, consumer, share; Kafka Connect standalone): the
@@ -52,7 +52,7 @@ function connectorConfig(o: {
   const protocol = o.side === 'share' ? 'share' : o.side === 'consumer' ? 'consumer' : 'classic';
   return {
     ...common,
-    'connector.class': path.join(BENCH_DIR, 'rebalance-sink.ts'),
+    'connector.class': path.join(PLUGIN_DIR, 'rebalance-sink.ts'),
     'records.dir': o.recordsDir,
     'consumer.override.group.protocol': protocol,
     'consumer.override.max.poll.records': String(REBALANCE.maxPollRecords),
@@ -78,6 +78,9 @@ async function groupSessionTimeout(ctx: BenchContext, side: RebalanceSideName, g
     [`${side}.session.timeout.ms`]: String(REBALANCE.sessionTimeoutMs),
   });
 }
+
+/** The sink's directory: the distributed workers' `plugin.path` (a worker imports no module outside it). */
+const PLUGIN_DIR = path.join(BENCH_DIR, 'rebalance-plugin');
 
 const PROTOCOL_NOTE = /group\.protocol=consumer: read as classic[^"\n]*/;
 export async function standaloneSide(ctx: BenchContext, side: RebalanceSideName, connectClasses?: string) {
@@ -128,7 +131,7 @@ export async function standaloneSide(ctx: BenchContext, side: RebalanceSideName,
     const via =
       side === 'connect'
         ? 'Kafka Connect standalone 4.4 (ConnectStandalone), SleepSinkConnector, classic group'
-        : `sharesink standalone (CLI), bench/rebalance-sink.ts, consumer.override.group.protocol=${side}`;
+        : `sharesink standalone (CLI), bench/rebalance-plugin/rebalance-sink.ts, consumer.override.group.protocol=${side}`;
     const row = rowFrom({
       side,
       phase: 'standalone',
@@ -162,6 +165,7 @@ export async function distributedSide(ctx: BenchContext, side: Exclude<Rebalance
     'heartbeat.interval.ms': '3000',
     // Connect's default (5 minutes) would hold a dead worker's tasks for the whole run
     'scheduled.rebalance.max.delay.ms': '0',
+    'plugin.path': PLUGIN_DIR,
   };
   const workers: Proc[] = [];
   const worker = (n: string) =>

@@ -254,7 +254,10 @@ describe('the rebalance results', () => {
       '† consumer (standalone): consumer.override.group.protocol=consumer: read as classic',
     );
     const svg = rebalanceSvg(results, 'standalone')!;
-    expect(svg.match(/<polyline/g)).toHaveLength(4);
+    // a panel per side, each with its written and produced lines
+    expect(svg.match(/<g transform=/g)).toHaveLength(4);
+    expect(svg.match(/<polyline/g)).toHaveLength(8);
+    expect(svg).toContain('standalone: consumer † (read as classic), longest wait 3 s');
     expect(svg).toContain('tasks 3→6');
     expect(rebalanceSvg({ ...results, rows: [] }, 'distributed')).toBeUndefined();
   });

@@ -1,11 +1,12 @@
 // bench/svg-plot.ts: the dependency-free SVG line chart of the bench results.
 import { describe, expect, it } from 'vitest';
-import { escapeXml, lineChartSvg, niceTicks, PALETTE } from '../../bench/svg-plot.js';
+import { escapeXml, lineChartSvg, niceTicks, PALETTE, stackedChartsSvg } from '../../bench/svg-plot.js';
 
 describe('niceTicks', () => {
   it('steps by 1, 2 or 5 × 10^k and covers the range', () => {
     expect(niceTicks(0, 1000, 5)).toEqual([0, 200, 400, 600, 800, 1000]);
-    expect(niceTicks(0, 7, 6)).toEqual([0, 2, 4, 6]);
+    expect(niceTicks(0, 7, 6)).toEqual([0, 2, 4, 6, 8]);
+    expect(niceTicks(3, 1190, 6)).toEqual([0, 200, 400, 600, 800, 1000, 1200]);
     expect(niceTicks(-3, 3, 6)).toEqual([-3, -2, -1, 0, 1, 2, 3]);
     expect(niceTicks(0, 0.5, 5)).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5]);
   });
@@ -70,5 +71,56 @@ describe('lineChartSvg', () => {
     expect(svg).toContain('>tasks 3→6</text>');
     expect(svg).toContain('>a &amp; b &lt;c&gt;</text>');
     expect(escapeXml(`<'&">`)).toBe('&lt;&apos;&amp;&quot;&gt;');
+  });
+});
+
+describe('stackedChartsSvg', () => {
+  it('stacks panels in one document on one x range', () => {
+    const panel = (name: string, xs: number[]) => ({
+      title: name,
+      xLabel: 's',
+      yLabel: 'n',
+      series: [{ name, colour: '#123456', points: xs.map((x) => [x, 1] as const) }],
+    });
+    const svg = stackedChartsSvg([panel('a', [0, 5]), panel('b', [2, 10])], 400, 200);
+    expect(svg).toMatch(/^<svg [^>]*width="400" height="400"/);
+    expect(svg.match(/<svg /g)).toHaveLength(1);
+    expect(svg).toContain('<g transform="translate(0 200)">');
+    const lines = [...svg.matchAll(/stroke="#123456"[^>]* points="([^"]+)"/g)].map((m) =>
+      m[1]!.split(' ').map((p) => Number(p.split(',')[0])),
+    );
+    // both on 0–10: a's 5 is in the middle of the plot width, b's 10 at its right edge
+    expect(lines[0]![1]).toBeCloseTo(64 + (400 - 64 - 16) / 2, 1);
+    expect(lines[1]![1]).toBe(400 - 16);
+  });
+});
+
+describe('yMax', () => {
+  it('sets the top of the y axis and draws a larger value at it', () => {
+    const svg = lineChartSvg({
+      title: 't',
+      xLabel: 'x',
+      yLabel: 'y',
+      width: 400,
+      height: 200,
+      yMax: 10,
+      series: [
+        {
+          name: 's',
+          points: [
+            [0, 5],
+            [1, 100],
+          ],
+        },
+      ],
+    });
+    const ys = /points="([^"]+)"/
+      .exec(svg)![1]!
+      .split(' ')
+      .map((p) => Number(p.split(',')[1]));
+    expect(ys[1]).toBe(36); // the top margin: clamped
+    expect(ys[0]).toBeCloseTo(36 + (200 - 36 - 70) / 2, 1);
+    expect(svg).toContain('>10</text>');
+    expect(svg).not.toContain('>100</text>');
   });
 });

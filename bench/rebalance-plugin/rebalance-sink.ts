@@ -8,12 +8,12 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { ConfigDef } from '../src/connect/config-def.js';
-import type { ConnectorModule } from '../src/connect/connector-module.js';
-import { SinkConnector } from '../src/connect/sink-connector.js';
-import type { SinkRecord } from '../src/connect/sink-record.js';
-import { SinkTask } from '../src/connect/sink-task.js';
-import { writeLogLine } from './rebalance-analysis.js';
+import { ConfigDef } from '../../src/connect/config-def.js';
+import type { ConnectorModule } from '../../src/connect/connector-module.js';
+import { SinkConnector } from '../../src/connect/sink-connector.js';
+import type { SinkRecord } from '../../src/connect/sink-record.js';
+import { SinkTask } from '../../src/connect/sink-task.js';
+import { writeLogLine } from '../rebalance-analysis.js';
 
 const CONFIG = new ConfigDef()
   .define({
