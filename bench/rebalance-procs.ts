@@ -12,6 +12,8 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
@@ -19,6 +21,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { BENCH_DIR, kafkaClient, MEASURED_JVM_OPTS, ROOT, sleep, tail } from './common.js';
 import { connectClasspath } from './connect-standalone.js';
+import { parseWriteLog, type WrittenRecord } from './rebalance-analysis.js';
 
 /** A free TCP port on loopback (listened on once, then closed). */
 export function freePort(): Promise<number> {
@@ -175,16 +178,30 @@ export async function waitForTasks(
   }
 }
 
-/** PUT /connectors/{name}/config, retried while the worker answers 409 (a rebalance in progress). */
-export async function putConfig(p: Proc, connector: string, config: Record<string, string>): Promise<void> {
-  const deadline = Date.now() + 30_000;
+/**
+ * A REST write retried while the worker answers 409 (joining the cluster, or a rebalance in progress),
+ * for at most `timeoutMs`; any other answer than 200 or 201 fails.
+ */
+export async function restWrite(
+  p: Proc,
+  method: string,
+  pathname: string,
+  body: unknown,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const r = await rest(p.url, 'PUT', `/connectors/${connector}/config`, config);
+    const r = await rest(p.url, method, pathname, body);
     if (r.status === 200 || r.status === 201) return;
     if (r.status !== 409 || Date.now() > deadline)
-      throw new Error(`PUT /connectors/${connector}/config → ${r.status}: ${JSON.stringify(r.json)}`);
-    await sleep(200);
+      throw new Error(`${method} ${pathname} → ${r.status}: ${JSON.stringify(r.json)}`);
+    await sleep(250);
   }
+}
+
+/** PUT /connectors/{name}/config (retried on 409). */
+export function putConfig(p: Proc, connector: string, config: Record<string, string>): Promise<void> {
+  return restWrite(p, 'PUT', `/connectors/${connector}/config`, config);
 }
 
 /** `sharesink standalone worker.properties connector.properties` with a REST listener. */
@@ -362,4 +379,43 @@ export async function steadyProducer(o: {
       return sent;
     },
   };
+}
+
+/**
+ * Follows the write logs under `dir` as they grow: each `read()` parses only the whole lines appended
+ * since the last one, so checking a running side every second costs what it wrote in that second.
+ */
+export class WriteLogTail {
+  readonly #dir: string;
+  readonly #offsets = new Map<string, number>();
+  readonly records: WrittenRecord[] = [];
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /** Parses what was appended since the last call; returns the records it added. */
+  read(): WrittenRecord[] {
+    const added: WrittenRecord[] = [];
+    if (!existsSync(this.#dir)) return added;
+    for (const f of readdirSync(this.#dir)) {
+      const file = path.join(this.#dir, f);
+      const from = this.#offsets.get(file) ?? 0;
+      const size = statSync(file).size;
+      if (size <= from) continue;
+      const buf = Buffer.alloc(size - from);
+      const fd = openSync(file, 'r');
+      try {
+        readSync(fd, buf, 0, buf.length, from);
+      } finally {
+        closeSync(fd);
+      }
+      const text = buf.toString('utf8');
+      const whole = text.lastIndexOf('\n') + 1;
+      this.#offsets.set(file, from + Buffer.byteLength(text.slice(0, whole)));
+      parseWriteLog(text.slice(0, whole), added);
+    }
+    for (const r of added) this.records.push(r);
+    return added;
+  }
 }

@@ -12,7 +12,7 @@ import {
   unwrittenCount,
   type WrittenRecord,
 } from '../rebalance-analysis.js';
-import { readWriteLogs, steadyProducer } from '../rebalance-procs.js';
+import { readWriteLogs, steadyProducer, WriteLogTail } from '../rebalance-procs.js';
 import type { RebalancePhase, RebalanceRow, RebalanceSideName } from './rebalance-results.js';
 
 export const REBALANCE = {
@@ -73,14 +73,21 @@ export function writtenSoFar(dir: string): WrittenRecord[] {
 
 /**
  * Whether the side has settled `t0`-relative: at least `minSettleMs` produced, and the longest wait
- * at or below `settledWaitMs` in every sample of the last `settleWindowMs`.
+ * at or below `settledWaitMs` in every sample of the last `settleWindowMs`. Only the records written
+ * in that window can have waited in it, so only those are sampled.
  */
-function hasSettled(dir: string, t0: number): boolean {
+function hasSettled(tail: WriteLogTail, t0: number): boolean {
+  tail.read();
   const now = Date.now();
   if (now - t0 < REBALANCE.minSettleMs) return false;
-  const a = analyzeRebalance({ records: writtenSoFar(dir), startMs: t0, endMs: now, changes: [] });
-  const recent = a.samples.filter((x) => x.tMs > now - t0 - REBALANCE.settleWindowMs);
-  return recent.length > 0 && recent.every((x) => x.maxWaitMs <= REBALANCE.settledWaitMs);
+  const from = now - REBALANCE.settleWindowMs;
+  const a = analyzeRebalance({
+    records: tail.records.filter((r) => r.writeMs > from),
+    startMs: from,
+    endMs: now,
+    changes: [],
+  });
+  return a.samples.length > 0 && a.samples.every((x) => x.maxWaitMs <= REBALANCE.settledWaitMs);
 }
 
 /**
@@ -105,11 +112,11 @@ export async function produceThrough(o: {
     recordSize: REBALANCE.recordSize,
   });
   const changes: Timeline['changes'] = [];
+  const tail = new WriteLogTail(o.recordsDir);
   let settled = false;
   let produced: number;
   try {
-    while (Date.now() - t0 < REBALANCE.maxSettleMs && !(settled = hasSettled(o.recordsDir, t0)))
-      await sleep(1000);
+    while (Date.now() - t0 < REBALANCE.maxSettleMs && !(settled = hasSettled(tail, t0))) await sleep(1000);
     const first = Date.now();
     await o.act((ms) => sleep(Math.max(0, first + ms - Date.now())), changes);
     await sleep(Math.max(0, first + o.produceAfterMs - Date.now()));
@@ -119,9 +126,9 @@ export async function produceThrough(o: {
   const deadline = Date.now() + REBALANCE.drainTimeoutMs;
   const endOffsets = await topicEndOffsets(o.ctx.brokers, o.topic);
   const total = [...endOffsets.values()].reduce((a, b) => a + b, 0);
+  const seen = new Set<string>();
   for (;;) {
-    const seen = new Set<string>();
-    for (const r of writtenSoFar(o.recordsDir)) seen.add(`${r.partition}:${r.offset}`);
+    for (const r of tail.read()) seen.add(`${r.partition}:${r.offset}`);
     if (seen.size >= total || Date.now() > deadline) break;
     await sleep(500);
   }

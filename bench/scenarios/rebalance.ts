@@ -20,7 +20,7 @@ import type { BenchContext } from '../context.js';
 import {
   connectStandalone,
   putConfig,
-  rest,
+  restWrite,
   sharesinkDistributedWorker,
   sharesinkStandalone,
   waitForTasks,
@@ -179,9 +179,7 @@ export async function distributedSide(ctx: BenchContext, side: Exclude<Rebalance
     await groupSessionTimeout(ctx, side, `connect-${name}`);
     const tasks = REBALANCE.tasks[1];
     const config = connectorConfig({ side, name, topic, tasks, recordsDir });
-    const created = await rest(a.url, 'POST', '/connectors', { name, config });
-    if (created.status !== 201)
-      throw new Error(`POST /connectors → ${created.status}: ${JSON.stringify(created.json)}`);
+    await restWrite(a, 'POST', '/connectors', { name, config });
     await waitForTasks(b, name, tasks);
     await sleep(2000);
     const [addAt, killAt] = REBALANCE.distributed.changesMs as [number, number];

@@ -1,5 +1,8 @@
 // bench/rebalance-analysis.ts and bench/scenarios/rebalance-results.ts: the rebalance scenario's write
 // logs, samples, longest wait, duplicates, time to full rate, and its ratios.
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   analyzeRebalance,
@@ -8,6 +11,7 @@ import {
   writeLogLine,
   type WrittenRecord,
 } from '../../bench/rebalance-analysis.js';
+import { WriteLogTail } from '../../bench/rebalance-procs.js';
 import {
   rebalanceMarkdown,
   rebalanceRatios,
@@ -77,6 +81,31 @@ describe('the write log', () => {
         ]),
       ),
     ).toBe(1 + 0 + 2);
+  });
+});
+
+describe('following the write logs', () => {
+  it('parses each whole line once, and a line finished later on the next read', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-tail-'));
+    try {
+      const tail = new WriteLogTail(path.join(dir, 'records'));
+      expect(tail.read()).toEqual([]); // no directory yet
+      const a = path.join(dir, 'records', 'a.txt');
+      const b = path.join(dir, 'records', 'b.txt');
+      mkdirSync(path.join(dir, 'records'));
+      appendFileSync(a, writeLogLine(10, [[0, 0, 5]]) + 'r 20 0:1');
+      appendFileSync(b, writeLogLine(11, [[1, 0, 6]]));
+      expect(tail.read().map((r) => r.offset)).toEqual([0, 0]);
+      appendFileSync(a, ':15\n' + writeLogLine(30, [[0, 2, 25]]));
+      expect(tail.read()).toEqual([
+        { partition: 0, offset: 1, createMs: 15, writeMs: 20 },
+        { partition: 0, offset: 2, createMs: 25, writeMs: 30 },
+      ]);
+      expect(tail.read()).toEqual([]);
+      expect(tail.records).toHaveLength(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
