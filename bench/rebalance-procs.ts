@@ -179,6 +179,26 @@ export async function waitForTasks(
 }
 
 /**
+ * Waits (at most `timeoutMs`; no error after it: the caller goes on) until `p`'s status of the
+ * connector shows a RUNNING task on the worker `workerId` (its advertised host:port).
+ */
+export async function waitForWorkerTasks(
+  p: Proc,
+  connector: string,
+  workerId: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const r = await rest(p.url, 'GET', `/connectors/${connector}/status`).catch(() => undefined);
+    const s = r?.status === 200 ? (r.json as Status) : undefined;
+    if (s?.tasks?.some((t) => t.worker_id === workerId && t.state === 'RUNNING')) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+/**
  * A REST write retried while the worker answers 409 (joining the cluster, or a rebalance in progress),
  * for at most `timeoutMs`; any other answer than 200 or 201 fails.
  */

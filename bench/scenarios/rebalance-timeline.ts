@@ -31,10 +31,14 @@ export const REBALANCE = {
   settleWindowMs: 3_000,
   settledWaitMs: 1_000,
   maxSettleMs: 30_000,
-  /** Standalone: ms after the first change of each change (3 → 6, 6 → 3), and the producer's stop. */
-  standalone: { changesMs: [0, 20_000], produceAfterMs: 40_000 },
-  /** Distributed: worker C added, worker A killed (SIGKILL), the producer's stop. */
-  distributed: { changesMs: [0, 20_000], produceAfterMs: 45_000 },
+  /** Standalone: the 6 → 3 change this long after the 3 → 6 one; the producer stops `tailMs` after it. */
+  standalone: { secondChangeMs: 20_000, tailMs: 20_000 },
+  /**
+   * Distributed: worker A is killed (SIGKILL) at least `secondChangeMs` after worker C was launched,
+   * and only once C holds tasks and the side has settled again (at most `maxSettleMs` more); the
+   * producer stops `tailMs` after the kill (a killed member's partitions wait for the session timeout).
+   */
+  distributed: { secondChangeMs: 20_000, tailMs: 25_000 },
   /** After the producer: the longest wait for the last records to be written. */
   drainTimeoutMs: 20_000,
   /** Consumer and share groups' session timeout, worker group's (Connect's default). */
@@ -90,17 +94,25 @@ function hasSettled(tail: WriteLogTail, t0: number): boolean {
   return a.samples.length > 0 && a.samples.every((x) => x.maxWaitMs <= REBALANCE.settledWaitMs);
 }
 
+/** What a side's changes can wait on: a time after the first change, or the side settling again. */
+export interface Act {
+  /** Until `ms` after the first change. */
+  at(ms: number): Promise<void>;
+  /** Until the side has settled (as before the first change; at most `maxSettleMs`): whether it did. */
+  settle(): Promise<boolean>;
+}
+
 /**
  * Produces at the scenario's rate; once the side has settled (at most `maxSettleMs`), `act` makes the
- * changes at the given offsets from that moment (`at(ms)`); the producer stops `produceAfterMs` after
- * the first change; then waits (at most `drainTimeoutMs`) for every record to be written.
+ * changes, noting each in `changes`; the producer stops `tailMs` after `act` returns; then waits (at
+ * most `drainTimeoutMs`) for every record to be written.
  */
 export async function produceThrough(o: {
   ctx: BenchContext;
   topic: string;
-  produceAfterMs: number;
+  tailMs: number;
   recordsDir: string;
-  act: (at: (ms: number) => Promise<void>, changes: Timeline['changes']) => Promise<void>;
+  act: (act: Act, changes: Timeline['changes']) => Promise<void>;
 }): Promise<Produced> {
   const { rate } = rebalanceRate();
   const t0 = Date.now();
@@ -113,13 +125,23 @@ export async function produceThrough(o: {
   });
   const changes: Timeline['changes'] = [];
   const tail = new WriteLogTail(o.recordsDir);
-  let settled = false;
+  const settle = async (from: number) => {
+    for (;;) {
+      if (hasSettled(tail, from)) return true;
+      if (Date.now() - from >= REBALANCE.maxSettleMs) return false;
+      await sleep(1000);
+    }
+  };
   let produced: number;
+  let settled: boolean;
   try {
-    while (Date.now() - t0 < REBALANCE.maxSettleMs && !(settled = hasSettled(tail, t0))) await sleep(1000);
+    settled = await settle(t0);
     const first = Date.now();
-    await o.act((ms) => sleep(Math.max(0, first + ms - Date.now())), changes);
-    await sleep(Math.max(0, first + o.produceAfterMs - Date.now()));
+    await o.act(
+      { at: (ms) => sleep(Math.max(0, first + ms - Date.now())), settle: () => settle(Date.now()) },
+      changes,
+    );
+    await sleep(o.tailMs);
   } finally {
     produced = await producer.stop();
   }

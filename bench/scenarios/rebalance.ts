@@ -24,6 +24,7 @@ import {
   sharesinkDistributedWorker,
   sharesinkStandalone,
   waitForTasks,
+  waitForWorkerTasks,
   type Proc,
 } from '../rebalance-procs.js';
 import type { RebalanceResults, RebalanceSideName } from './rebalance-results.js';
@@ -111,17 +112,15 @@ export async function standaloneSide(ctx: BenchContext, side: RebalanceSideName,
     const p = proc;
     await waitForTasks(p, name, REBALANCE.tasks[0]);
     await sleep(2000); // the group's join and first assignment
-    const [toMax, back] = REBALANCE.standalone.changesMs as [number, number];
     const timeline = await produceThrough({
       ctx,
       topic,
-      produceAfterMs: REBALANCE.standalone.produceAfterMs,
+      tailMs: REBALANCE.standalone.tailMs,
       recordsDir,
-      act: async (at, changes) => {
-        await at(toMax);
+      act: async ({ at }, changes) => {
         changes.push({ label: `tasks ${REBALANCE.tasks[0]}→${REBALANCE.tasks[1]}`, atMs: Date.now() });
         await putConfig(p, name, config(REBALANCE.tasks[1]));
-        await at(back);
+        await at(REBALANCE.standalone.secondChangeMs);
         changes.push({ label: `tasks ${REBALANCE.tasks[1]}→${REBALANCE.tasks[0]}`, atMs: Date.now() });
         await putConfig(p, name, config(REBALANCE.tasks[0]));
       },
@@ -182,17 +181,17 @@ export async function distributedSide(ctx: BenchContext, side: Exclude<Rebalance
     await restWrite(a, 'POST', '/connectors', { name, config });
     await waitForTasks(b, name, tasks);
     await sleep(2000);
-    const [addAt, killAt] = REBALANCE.distributed.changesMs as [number, number];
     const timeline = await produceThrough({
       ctx,
       topic,
-      produceAfterMs: REBALANCE.distributed.produceAfterMs,
+      tailMs: REBALANCE.distributed.tailMs,
       recordsDir,
-      act: async (at, changes) => {
-        await at(addAt);
+      act: async ({ at, settle }, changes) => {
         changes.push({ label: 'worker C added', atMs: Date.now() });
-        await worker('C');
-        await at(killAt);
+        const c = await worker('C');
+        await waitForWorkerTasks(b, name, new URL(c.url).host, REBALANCE.maxSettleMs);
+        await settle();
+        await at(REBALANCE.distributed.secondChangeMs);
         changes.push({ label: 'worker A killed (-9)', atMs: Date.now() });
         await a.kill9();
       },
