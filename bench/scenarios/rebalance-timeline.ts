@@ -12,7 +12,7 @@ import {
   unwrittenCount,
   type WrittenRecord,
 } from '../rebalance-analysis.js';
-import { readWriteLogs, steadyProducer, WriteLogTail } from '../rebalance-procs.js';
+import { readWriteLogs, steadyProducer, WriteLogTail } from '../rebalance-data.js';
 import type { RebalancePhase, RebalanceRow, RebalanceSideName } from './rebalance-results.js';
 
 export const REBALANCE = {

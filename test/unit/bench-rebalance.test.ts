@@ -11,7 +11,7 @@ import {
   writeLogLine,
   type WrittenRecord,
 } from '../../bench/rebalance-analysis.js';
-import { WriteLogTail } from '../../bench/rebalance-procs.js';
+import { WriteLogTail } from '../../bench/rebalance-data.js';
 import {
   rebalanceMarkdown,
   rebalanceRatios,
