@@ -25,7 +25,10 @@ export interface Sample {
   readonly tMs: number;
   /** Records put in the interval (writes of a record already written included). */
   readonly written: number;
-  /** Records whose CreateTime falls in the interval. */
+  /**
+   * Records whose CreateTime falls in the interval: from the producer's own sends when given
+   * (`produced`), else from the records written (then a record never written is not counted).
+   */
   readonly produced: number;
   /**
    * At the interval's end: max over partitions of (now − CreateTime of its oldest record produced and
@@ -128,6 +131,10 @@ export function analyzeRebalance(o: {
   readonly endMs: number;
   readonly intervalMs?: number;
   readonly changes: readonly Change[];
+  /** The producer's sends, [CreateTime (epoch ms), records]: the `produced` counts. */
+  readonly produced?: ReadonlyArray<readonly [number, number]>;
+  /** CreateTimes of records produced and never written: they wait until `endMs`. */
+  readonly unwritten?: readonly number[];
   /** Samples before this epoch ms (the start-up) are left out of `longestWaitMs`; default `startMs`. */
   readonly measureFromMs?: number;
   readonly fullRate?: number;
@@ -161,9 +168,13 @@ export function analyzeRebalance(o: {
   }
   let distinct = 0;
   let twice = 0;
+  for (const [createMs, count] of o.produced ?? []) {
+    const kp = index(createMs);
+    if (kp >= 0 && kp < n) produced[kp]! += count;
+  }
   const cover = (createMs: number, untilMs: number) => {
     const kp = index(createMs);
-    if (kp >= 0 && kp < n) produced[kp]!++;
+    if (o.produced === undefined && kp >= 0 && kp < n) produced[kp]!++;
     // sample k is taken at startMs + (k + 1) × iv: the record waits there when createMs ≤ t < untilMs
     let k = Math.max(0, Math.ceil((createMs - o.startMs) / iv) - 1);
     for (; k < n; k++) {
@@ -178,6 +189,7 @@ export function analyzeRebalance(o: {
       if (w.count > 1) twice++;
       cover(w.createMs, w.writeMs);
     }
+  for (const createMs of o.unwritten ?? []) cover(createMs, Number.POSITIVE_INFINITY);
   const samples: Sample[] = [];
   for (let k = 0; k < n; k++) {
     const t = o.startMs + (k + 1) * iv;
@@ -239,6 +251,29 @@ export function analyzeRebalance(o: {
     steadyWaitP50Ms,
     changes: changeResults,
   };
+}
+
+/**
+ * The CreateTimes of the records never written, from the producer's sends: the producer sends record
+ * *i* (counting from 0 over all its sends) to partition *i* mod `partitions`, one send at a time, so
+ * the *j*-th record sent to a partition has offset *j* in a fresh topic.
+ */
+export function unwrittenFromSends(
+  records: readonly WrittenRecord[],
+  sends: ReadonlyArray<readonly [number, number]>,
+  partitions: number,
+): number[] {
+  const written = new Set(records.map((r) => r.partition * 2 ** 32 + r.offset));
+  const next = new Array<number>(partitions).fill(0);
+  const out: number[] = [];
+  let i = 0;
+  for (const [createMs, count] of sends)
+    for (let k = 0; k < count; k++, i++) {
+      const p = i % partitions;
+      if (!written.has(p * 2 ** 32 + next[p]!)) out.push(createMs);
+      next[p]!++;
+    }
+  return out;
 }
 
 /**

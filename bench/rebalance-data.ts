@@ -17,6 +17,8 @@ export interface SteadyProducer {
   /** Stops sending; resolves with the records sent (acknowledged). */
   stop(): Promise<number>;
   sent(): number;
+  /** Every send: [CreateTime (epoch ms), records], in order. */
+  readonly sends: Array<[number, number]>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function steadyProducer(o: {
   const value = Buffer.alloc(o.recordSize, 120);
   const t0 = performance.now();
   let sent = 0;
+  const sends: Array<[number, number]> = [];
   let stopped = false;
   let failed: unknown;
   const loop = (async () => {
@@ -50,6 +53,7 @@ export async function steadyProducer(o: {
           timestamp: String(now),
         }));
         await producer.send({ topic: o.topic, acks: 1, messages });
+        sends.push([now, due - sent]);
         sent = due;
       }
       await sleep(10);
@@ -59,6 +63,7 @@ export async function steadyProducer(o: {
   });
   return {
     sent: () => sent,
+    sends,
     stop: async () => {
       stopped = true;
       await loop;

@@ -10,6 +10,7 @@ import {
   analyzeRebalance,
   parseWriteLog,
   unwrittenCount,
+  unwrittenFromSends,
   type WrittenRecord,
 } from '../rebalance-analysis.js';
 import { readWriteLogs, steadyProducer, WriteLogTail } from '../rebalance-data.js';
@@ -66,7 +67,13 @@ export interface Timeline {
   readonly changes: Array<{ label: string; atMs: number }>;
 }
 
-export type Produced = Timeline & { produced: number; endMs: number; endOffsets: Map<number, number> };
+export type Produced = Timeline & {
+  produced: number;
+  /** The producer's sends: [CreateTime, records]. */
+  sends: Array<[number, number]>;
+  endMs: number;
+  endOffsets: Map<number, number>;
+};
 
 /** Records every write log under `dir` holds, parsed. */
 export function writtenSoFar(dir: string): WrittenRecord[] {
@@ -154,7 +161,7 @@ export async function produceThrough(o: {
     if (seen.size >= total || Date.now() > deadline) break;
     await sleep(500);
   }
-  return { t0, settled, changes, produced, endMs: Date.now(), endOffsets };
+  return { t0, settled, changes, produced, sends: producer.sends, endMs: Date.now(), endOffsets };
 }
 
 async function topicEndOffsets(brokers: string, topic: string): Promise<Map<number, number>> {
@@ -179,13 +186,17 @@ export function rowFrom(o: {
   const { timeline } = o;
   const records = writtenSoFar(o.recordsDir);
   const lastWrite = records.reduce((m, r) => Math.max(m, r.writeMs), timeline.t0);
-  const endMs = Math.min(timeline.endMs, lastWrite + 1000);
+  const unwritten = unwrittenFromSends(records, timeline.sends, REBALANCE.partitions);
+  // records never written wait until the drain's end; else the samples end a second after the last write
+  const endMs = unwritten.length > 0 ? timeline.endMs : Math.min(timeline.endMs, lastWrite + 1000);
   const a = analyzeRebalance({
     records,
     startMs: timeline.t0,
     endMs,
     intervalMs: REBALANCE.intervalMs,
     changes: timeline.changes,
+    produced: timeline.sends,
+    unwritten,
     measureFromMs: (timeline.changes[0]?.atMs ?? timeline.t0) - REBALANCE.settleWindowMs,
     settledWaitMs: REBALANCE.settledWaitMs,
   });

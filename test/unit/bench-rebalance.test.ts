@@ -8,6 +8,7 @@ import {
   analyzeRebalance,
   parseWriteLog,
   unwrittenCount,
+  unwrittenFromSends,
   writeLogLine,
   type WrittenRecord,
 } from '../../bench/rebalance-analysis.js';
@@ -207,6 +208,40 @@ describe('sampling a run', () => {
       ],
     });
     expect(a.changes[0]).toMatchObject({ recovered: false, timeToFullRateMs: 2000, timeToCaughtUpMs: 2000 });
+  });
+});
+
+describe("the producer's sends", () => {
+  it('give the produced counts, and the records never written wait until the end', () => {
+    // 2 partitions; sends of 4 records at 0, 100, 200 ms: partition 0 gets offsets 0..5 at 0,0,100,100,200,200
+    const sends: Array<[number, number]> = [
+      [T0, 4],
+      [T0 + 100, 4],
+      [T0 + 200, 4],
+    ];
+    const all: WrittenRecord[] = [];
+    const next = [0, 0];
+    sends.forEach(([t, n], s) => {
+      for (let k = 0; k < n; k++) {
+        const p = (s * 4 + k) % 2;
+        all.push({ partition: p, offset: next[p]!++, createMs: t, writeMs: t + 50 });
+      }
+    });
+    // partition 1, offset 3 (sent at 100 ms) is never written
+    const records = all.filter((r) => !(r.partition === 1 && r.offset === 3));
+    const unwritten = unwrittenFromSends(records, sends, 2);
+    expect(unwritten).toEqual([T0 + 100]);
+    const a = analyzeRebalance({
+      records,
+      startMs: T0,
+      endMs: T0 + 1000,
+      changes: [],
+      produced: sends,
+      unwritten,
+    });
+    expect(a.samples.slice(0, 3).map((x) => x.produced)).toEqual([4, 4, 4]);
+    expect(a.samples[9]!.maxWaitMs).toBe(900);
+    expect(a.longestWaitMs).toBe(900);
   });
 });
 
