@@ -236,6 +236,7 @@ export async function runRebalance(ctx: BenchContext): Promise<void> {
     );
     if (row) out.rows.push(row);
   }
+  if (connectClasses) rmSync(connectClasses, { recursive: true, force: true });
   for (const side of ['classic', 'consumer', 'share'] as const) {
     const row = await ctx.measured(`rebalance distributed: ${side} (worker added, worker killed)`, () =>
       distributedSide(ctx, side),
