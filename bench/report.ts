@@ -3,6 +3,7 @@ import type { ChildResult } from './child-protocol.js';
 import { renderAvro } from './scenarios/avro-results.js';
 import { renderIo } from './scenarios/io.js';
 import { renderSteady } from './scenarios/steady-results.js';
+import { rebalanceMarkdown } from './scenarios/rebalance-results.js';
 import { formatProfile } from './profile.js';
 import type { BenchResults } from './results.js';
 
@@ -261,6 +262,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (s.io) out.push(...renderIo(s.io));
   if (s.steady) out.push(...renderSteady(s.steady));
   if (s.avro) out.push(...renderAvro(s.avro));
+  out.push(...rebalanceMarkdown(s.rebalance));
 
   if (r.profile) {
     out.push('');

@@ -16,6 +16,7 @@ import type { ProfileSummary } from './profile.js';
 import { avroRatios, type AvroResults } from './scenarios/avro-results.js';
 import { ioRatios, type IoResults } from './scenarios/io.js';
 import { steadyRatios, steadyTargets, type SteadyResults } from './scenarios/steady-results.js';
+import { rebalanceRatios, rebalanceSvg, type RebalanceResults } from './scenarios/rebalance-results.js';
 
 export interface CeilingRow {
   readonly topic: string;
@@ -135,6 +136,8 @@ export interface BenchResults {
     steady?: SteadyResults | undefined;
     /** Scenario 9, Avro decode vs JSON with schemas (bench/scenarios/avro.ts). */
     avro?: AvroResults | undefined;
+    /** Scenario 11, rebalances under a steady rate (bench/scenarios/rebalance.ts). */
+    rebalance?: RebalanceResults | undefined;
   };
   ratios: Record<string, number | null>;
   ratiosDetail: Record<string, Array<Record<string, unknown>>>;
@@ -410,6 +413,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
   if (io.detail.length > 0) results.ratiosDetail.io = io.detail;
   Object.assign(results.ratios, steadyRatios(s.steady));
   Object.assign(results.ratios, avroRatios(s.avro));
+  Object.assign(results.ratios, rebalanceRatios(s.rebalance));
   const target = (value: number | null, goal: number) => ({
     value,
     target: goal,
@@ -456,6 +460,14 @@ export function saveResults(results: BenchResults, md: string, started: Date): v
   const json = `${JSON.stringify(results, null, 2)}\n`;
   writeFileSync(path.join(dir, `${base}.json`), json);
   writeFileSync(path.join(dir, `${base}.md`), md);
+  // scenario 11's plots, one per phase, next to the run's files (and as latest-… for the record)
+  const plots = (['standalone', 'distributed'] as const).flatMap((phase) => {
+    const svg = rebalanceSvg(results.scenarios.rebalance, phase);
+    return svg === undefined
+      ? []
+      : [[phase === 'standalone' ? 'rebalance' : 'rebalance-distributed', svg] as const];
+  });
+  for (const [what, svg] of plots) writeFileSync(path.join(dir, `${base}-${what}.svg`), svg);
   const notRecord = results.notRecord ?? [];
   if (notRecord.length > 0) {
     say(
@@ -466,5 +478,6 @@ export function saveResults(results: BenchResults, md: string, started: Date): v
   }
   writeFileSync(path.join(dir, 'latest.json'), json);
   writeFileSync(path.join(dir, 'latest.md'), md);
+  for (const [what, svg] of plots) writeFileSync(path.join(dir, `latest-${what}.svg`), svg);
   say(`[bench] wrote bench/results/${base}.{json,md} and latest.{json,md} (a full default run)`);
 }

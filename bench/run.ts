@@ -4,7 +4,7 @@
  * bench/results/<timestamp>.{json,md}, and bench/results/latest.{json,md} when it is a full default
  * run (bench/record.ts). See bench/README.md.
  *
- * Options: --full, --only=1,2,3,4,5,6,7,8,9,10 (scenario numbers; 7, 8 and 10 run with --only or --full; 9 needs the schema registry, started when absent), --brokers=127.0.0.1:29092 (loopback only; a
+ * Options: --full, --only=1,2,3,4,5,6,7,8,9,10,11 (scenario numbers; 7, 8 and 10 run with --only or --full; 9 needs the schema registry, started when absent; 11 is the rebalance scenario), --brokers=127.0.0.1:29092 (loopback only; a
  * broker is started there when none answers), --keep-broker, --profile (adds a --cpu-prof run of
  * share mode and summarizes it), --pg=postgres://…, --no-save (print only).
  *
@@ -30,6 +30,7 @@ import { runAvro } from './scenarios/avro.js';
 import { runJdbc } from './scenarios/jdbc.js';
 import { runPostgres } from './scenarios/postgres.js';
 import { runProfile } from './scenarios/profile.js';
+import { runRebalance } from './scenarios/rebalance.js';
 import { runSteady, warmBroker } from './scenarios/steady.js';
 import { runtimeCost } from './scenarios/runtime-cost.js';
 
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     }
     await runSteady(ctx, opts['steady-max-rate']); // scenario 8
     await runAvro(ctx); // scenario 9
+    await runRebalance(ctx); // scenario 11
     if (opts.profile) await runProfile(ctx, drainTopics);
   } finally {
     await step('delete topics', () => deleteTopics(brokers, createdTopics));

@@ -18,12 +18,16 @@ public class SleepSinkConnector extends SinkConnector {
     static final String SLEEP_MS = "sleep.ms";
     static final String PROGRESS_DIR = "progress.dir";
     static final String TASK_INDEX = "task.index";
+    static final String RECORDS_LOG = "records.log";
 
     static final ConfigDef CONFIG = new ConfigDef()
         .define(SLEEP_MS, ConfigDef.Type.LONG, 0L, ConfigDef.Range.atLeast(0), ConfigDef.Importance.HIGH,
             "Milliseconds each non-empty put() sleeps (the sink's latency).")
         .define(PROGRESS_DIR, ConfigDef.Type.STRING, ConfigDef.Importance.HIGH,
-            "Directory for the progress files (one per task: '<epoch µs> <records>' per put).");
+            "Directory for the progress files (one per task: '<epoch µs> <records>' per put).")
+        .define(RECORDS_LOG, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.LOW,
+            "Also note every record of each put, flushed before put() returns (the rebalance scenario): "
+                + "'r <epoch ms> <partition>:<offset>:<timestamp>,...'.");
 
     private Map<String, String> props = Map.of();
 

@@ -3,6 +3,8 @@
 // so the harness can follow progress from outside the JVM. The task's start and its partition
 // assignments and revocations (rebalances of the consumer group) are noted too:
 // 'start <epoch µs> 0', 'open <epoch µs> <partitions>', 'close <epoch µs> <partitions>'.
+// With records.log=true (the rebalance scenario) each put also notes its records, in the format of
+// bench/rebalance-sink.ts, 'r <epoch ms> <partition>:<offset>:<timestamp>,...', flushed at once.
 package sharesink.bench;
 
 import java.io.BufferedWriter;
@@ -25,6 +27,7 @@ public class SleepSinkTask extends SinkTask {
     private static final long FLUSH_EVERY_NANOS = 200_000_000L;
 
     private long sleepMs;
+    private boolean recordsLog;
     private BufferedWriter out;
     private long lastFlush = System.nanoTime();
 
@@ -36,6 +39,7 @@ public class SleepSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         sleepMs = Long.parseLong(props.getOrDefault(SleepSinkConnector.SLEEP_MS, "0"));
+        recordsLog = Boolean.parseBoolean(props.getOrDefault(SleepSinkConnector.RECORDS_LOG, "false"));
         String dir = props.get(SleepSinkConnector.PROGRESS_DIR);
         if (dir == null) throw new ConnectException(SleepSinkConnector.PROGRESS_DIR + " is required");
         String index = props.getOrDefault(SleepSinkConnector.TASK_INDEX, "0");
@@ -63,6 +67,19 @@ public class SleepSinkTask extends SinkTask {
                 }
             }
             note(epochMicros() + " " + records.size());
+            if (recordsLog) {
+                StringBuilder line = new StringBuilder("r ").append(System.currentTimeMillis()).append(' ');
+                boolean first = true;
+                for (SinkRecord r : records) {
+                    if (!first) line.append(',');
+                    first = false;
+                    Long ts = r.timestamp();
+                    line.append(r.kafkaPartition()).append(':').append(r.kafkaOffset()).append(':')
+                        .append(ts == null ? -1L : ts);
+                }
+                note(line.toString());
+                flushProgress();
+            }
         }
         // Connect also calls put() with no records when a poll returns none: progress still gets flushed
         long t = System.nanoTime();

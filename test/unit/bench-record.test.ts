@@ -20,13 +20,17 @@ describe('the benchmark record', () => {
 
   it('is not a run of some scenarios only, and says which were left out', () => {
     expect(partialReasons(shape({ only: '8' }))).toEqual([
-      '--only=8 (scenarios 1, 2, 3, 4, 5, 6, 9 not run)',
+      '--only=8 (scenarios 1, 2, 3, 4, 5, 6, 9, 11 not run)',
     ]);
     expect(partialReasons(shape({ full: true, only: '1,2,3,4,5,6' }))).toEqual([
-      '--only=1,2,3,4,5,6 (scenarios 7, 8, 9, 10 not run)',
+      '--only=1,2,3,4,5,6 (scenarios 7, 8, 9, 10, 11 not run)',
     ]);
     // --only naming every default scenario of the mode is a default run
-    expect(partialReasons(shape({ only: '1,2,3,4,5,6,9' }))).toEqual([]);
+    expect(partialReasons(shape({ only: '1,2,3,4,5,6,9,11' }))).toEqual([]);
+    // the rebalance scenario (11) alone is partial
+    expect(partialReasons(shape({ only: '11' }))).toEqual([
+      '--only=11 (scenarios 1, 2, 3, 4, 5, 6, 9 not run)',
+    ]);
   });
 
   it('is not a run with tuned rates, another scale or a failed step', () => {
