@@ -33,7 +33,7 @@ export const REBALANCE = {
   settledWaitMs: 1_000,
   maxSettleMs: 30_000,
   /** Standalone: the 6 → 3 change this long after the 3 → 6 one; the producer stops `tailMs` after it. */
-  standalone: { secondChangeMs: 20_000, tailMs: 20_000 },
+  standalone: { secondChangeMs: 12_000, tailMs: 12_000 },
   /**
    * Distributed: worker A is killed (SIGKILL) at least `secondChangeMs` after worker C was launched,
    * and only once C holds tasks and the side has settled again (at most `maxSettleMs` more); the
