@@ -167,7 +167,7 @@ describe('Fetch v13–v17', () => {
       '00000003' +
       '00000009' +
       '00'; // tag 1 CurrentLeader {3, 9}
-    const endpoints = '01' + '0d' + '02' + '00000003' + '0268' + '00002384' + '00' + '00'; // tag 0: [{3,"h",9092,null}]
+    const endpoints = '01' + '00' + '0d' + '02' + '00000003' + '0268' + '00002384' + '00' + '00'; // tag 0: [{3,"h",9092,null}]
     const res = decode(
       Fetch,
       '00000000' + '0000' + '00000000' + '02' + TOPIC_HEX + '02' + partition + '00' + endpoints,
