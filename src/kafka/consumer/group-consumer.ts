@@ -111,6 +111,8 @@ export class GroupConsumer {
     } finally {
       this.onFatalWhileJoining = undefined;
     }
+    // a member the coordinator gives nothing (more tasks than partitions) is in the group all the same
+    if (this.parts.size === 0) this.emitAssignment();
   }
 
   pause(topics: readonly string[]): void {
