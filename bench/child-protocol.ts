@@ -15,7 +15,7 @@ export interface WorkerRunSpec {
   readonly topic: string;
   /** Records in the topic: a window run that reaches it ran dry and is flagged. */
   readonly topicRecords: number;
-  readonly mode: 'share' | 'classic';
+  readonly mode: 'share' | 'classic' | 'consumer';
   readonly tasks: number;
   /** `pool.threads`; undefined leaves the worker's default (the CPU count). */
   readonly poolThreads?: number;

@@ -110,6 +110,25 @@ export function renderMarkdown(r: BenchResults): string {
         );
       }
     }
+    const kip848 = s.noop.filter((e) => e.mode === 'consumer');
+    if (kip848.length > 0) {
+      out.push(
+        '',
+        "`group.protocol=consumer` (KIP-848, sharesink's own member), 1 task, against ConsumerPerformance:",
+        '',
+      );
+      out.push(
+        '| topic | consumer protocol rec/s | ConsumerPerformance rec/s | ratio |',
+        '|---|---|---|---|',
+      );
+      for (const e of kip848) {
+        const jc = s.ceiling.find((c) => c.topic === e.topic && c.result.tool === 'ConsumerPerformance');
+        const r = jc ? e.result.recordsPerSec / jc.result.recordsPerSec : null;
+        out.push(
+          `| ${e.recordSize} B × ${e.partitions}p | ${n(e.result.recordsPerSec)} | ${jc ? n(jc.result.recordsPerSec) : '–'} | ${x(r)} |`,
+        );
+      }
+    }
   }
 
   if (s.latency.length > 0) {

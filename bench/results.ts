@@ -32,7 +32,7 @@ export interface SharesinkRow {
   readonly topic: string;
   readonly recordSize: number;
   readonly partitions: number;
-  readonly mode: 'share' | 'classic';
+  readonly mode: 'share' | 'classic' | 'consumer';
   readonly tasks: number;
   /** The best of the repeats. */
   result: ChildResult;
@@ -236,6 +236,8 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
   const s = results.scenarios;
   const shareVsJava: Array<Record<string, unknown>> = [];
   const classicVsJava: Array<Record<string, unknown>> = [];
+  /** group.protocol=consumer (KIP-848, sharesink's own member) ÷ ConsumerPerformance, 1 task. */
+  const consumerVsJava: Array<Record<string, unknown>> = [];
   for (const row of s.noop) {
     if (row.mode === 'share') {
       const java = s.ceiling.find(
@@ -260,7 +262,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
       });
     } else if (row.tasks === 1) {
       const java = s.ceiling.find((c) => c.topic === row.topic && c.result.tool === 'ConsumerPerformance');
-      classicVsJava.push({
+      (row.mode === 'consumer' ? consumerVsJava : classicVsJava).push({
         topic: row.topic,
         recordSize: row.recordSize,
         partitions: row.partitions,
@@ -358,6 +360,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
       shareVsJava.map((r) => r.steadyRatio).filter((v): v is number => typeof v === 'number'),
     ),
     classicVsJavaConsumer: gm(classicVsJava),
+    consumerProtocolVsJavaConsumer: gm(consumerVsJava),
     /** The lowest efficiency over the sink latencies (and partition counts) measured. */
     shareScalingEfficiency8x: minOf(efficiencies('share')),
     /** Steady rows/s of PostgresSink (start-up excluded) over the bare loop's rows/s. */
@@ -403,6 +406,7 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
   results.ratiosDetail = {
     shareVsJavaShareConsumer: shareVsJava,
     classicVsJavaConsumer: classicVsJava,
+    consumerProtocolVsJavaConsumer: consumerVsJava,
     scaling,
     shareVsJavaShareUnderLatency: latencyVsJava,
     classicVsConnectUnderLatency: classicVsConnect,
@@ -424,6 +428,10 @@ export function computeRatios(results: BenchResults, plan: Plan): void {
     'the same, steady (start-up and join excluded on both sides)': target(
       results.ratios.shareVsJavaShareConsumerSteady ?? null,
       1,
+    ),
+    'group.protocol=consumer ≥ 0.8× Java ConsumerPerformance': target(
+      results.ratios.consumerProtocolVsJavaConsumer ?? null,
+      0.8,
     ),
     '≥ 0.9× linear scaling to 8× partitions under a latency sink': target(
       results.ratios.shareScalingEfficiency8x ?? null,

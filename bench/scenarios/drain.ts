@@ -1,7 +1,8 @@
 /**
  * Scenarios 1 and 2 (and the rows scenario 5 reads): topics pre-filled with ProducerPerformance (100 B
  * and 1 KiB records, 1 and 6 partitions), drained by the Java tools (the ceiling) and by sharesink with
- * NoopSink in share and classic mode; best of plan.repeats, Java and sharesink in alternating order.
+ * NoopSink in share mode, classic mode and on the consumer protocol (KIP-848); best of plan.repeats, Java
+ * and sharesink in alternating order.
  */
 import os from 'node:os';
 import type { WorkerRunSpec } from '../child-protocol.js';
@@ -49,7 +50,7 @@ export async function fillDrainTopics(ctx: BenchContext, profile: boolean): Prom
 export const noopSpec = (
   brokers: string,
   t: DrainTopic,
-  mode: 'share' | 'classic',
+  mode: 'share' | 'classic' | 'consumer',
   tasks: number,
   label: string,
 ): WorkerRunSpec => ({
@@ -130,7 +131,7 @@ export async function runDrains(ctx: BenchContext, drainTopics: readonly DrainTo
           s,
         );
       };
-      const ours = async (rep: number, mode: 'share' | 'classic', tasks: number) => {
+      const ours = async (rep: number, mode: 'share' | 'classic' | 'consumer', tasks: number) => {
         if (!(wants(2) || wants(5))) return;
         const label = `noop-${mode}-t${tasks}-${t.recordSize}b-p${t.partitions}-${rep}`;
         const r = await measured(`sharesink ${mode} tasks=${tasks} ${t.topic} #${rep + 1}`, () =>
@@ -153,6 +154,7 @@ export async function runDrains(ctx: BenchContext, drainTopics: readonly DrainTo
         const sharesink = async () => {
           for (const c of counts) await ours(rep, 'share', c);
           await ours(rep, 'classic', 1);
+          await ours(rep, 'consumer', 1);
         };
         if (rep % 2 === 0) {
           await java();

@@ -25,7 +25,7 @@ export function workerNotes(worker: Pick<WorkerConfig, 'warnings' | 'unused'>): 
 export function classicConsumerNotes(
   c: Pick<ConnectorConfig, 'groupProtocol' | 'groupId' | 'consumer' | 'raw' | 'warnings'>,
 ): string[] {
-  if (c.groupProtocol !== 'classic') return [];
+  if (c.groupProtocol === 'share') return [];
   let ignored: readonly string[];
   try {
     ignored = classicConsumerSettings(c.groupId, c.consumer).ignored;

@@ -17,7 +17,7 @@ import { applyShareMode, classicModeWarnings, type ConsumerSetting } from './sha
 import { SHARE_GROUP_PREFIX } from './share-def.js';
 import type { ConnectorConfig, ErrorsConfig, GroupProtocol, WorkerConfig } from './types.js';
 import { compileTransforms } from './transforms.js';
-import { compileTopicsRegex } from './validators.js';
+import { compileTopicsRegex, toGroupProtocol } from './validators.js';
 
 export interface CompileConnectorOptions {
   /** Where relative `connector.class` paths are resolved. Default `process.cwd()`. */
@@ -79,12 +79,8 @@ export function validateConnectorConfig(
   const topicsRegex = compiled instanceof RegExp ? compiled : undefined;
 
   const protocolText = values['consumer.override.group.protocol']?.toLowerCase();
-  if (protocolText === 'consumer')
-    warnings.push(
-      'consumer.override.group.protocol=consumer: read as classic (sharesink joins consumer groups with the classic protocol)',
-    );
   const groupProtocol: GroupProtocol =
-    protocolText === undefined ? worker.groupProtocol : protocolText === 'share' ? 'share' : 'classic';
+    protocolText === undefined ? worker.groupProtocol : toGroupProtocol(protocolText);
   const name = values['name'];
   const groupId = values['consumer.override.group.id'] ?? `connect-${name}`;
 
@@ -166,7 +162,7 @@ export function validateConnectorConfig(
     retryDelayMaxMs: values['errors.retry.delay.max.ms'],
     logEnable: values['errors.log.enable'],
     logIncludeMessages: values['errors.log.include.messages'],
-    deadLetterQueueTopic: groupProtocol === 'classic' ? dlqTopic : undefined,
+    deadLetterQueueTopic: groupProtocol !== 'share' ? dlqTopic : undefined,
     deadLetterQueueContextHeaders: values['errors.deadletterqueue.context.headers.enable'],
   };
   const connectorClass = values['connector.class'];

@@ -15,6 +15,7 @@ import type { UnusedSetting } from './connect-worker-keys.js';
 import type { WorkerConfig } from './types.js';
 import { SECURITY_CONFIG_DEF } from './security-def.js';
 import { WORKER_CONFIG_DEF } from './worker-def.js';
+import { toGroupProtocol } from './validators.js';
 
 /** Everything known about a worker file: the compiled form when valid, and all problems and warnings. */
 export interface WorkerCheck {
@@ -85,11 +86,7 @@ export function validateWorkerConfig(input: ConfigProps): WorkerCheck {
   const converterCheck = checkConverters(converters, props);
   problems.push(...converterCheck.problems);
   warnings.push(...converterCheck.warnings);
-  const protocol = values['consumer.group.protocol'].toLowerCase();
-  if (protocol === 'consumer')
-    warnings.push(
-      'consumer.group.protocol=consumer: read as classic (sharesink joins consumer groups with the classic protocol)',
-    );
+  const protocol = toGroupProtocol(values['consumer.group.protocol']);
   if (problems.length > 0) return { config: undefined, problems, warnings, unused };
 
   const consumer = Object.fromEntries(
@@ -101,7 +98,7 @@ export function validateWorkerConfig(input: ConfigProps): WorkerCheck {
   const config: WorkerConfig = {
     bootstrapServers: values['bootstrap.servers'],
     clientId: values['client.id'],
-    groupProtocol: protocol === 'share' ? 'share' : 'classic',
+    groupProtocol: protocol,
     converters,
     consumer,
     poolThreads: values['pool.threads'] ?? availableParallelism(),

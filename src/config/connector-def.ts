@@ -101,7 +101,7 @@ export const CONNECTOR_BASE_DEF = new ConfigDef()
     importance: 'high',
     group: connector,
     documentation:
-      "The switch: `share` reads through a share group (KIP-932, KIP-1302), `classic` through a consumer group. Default: the worker's `consumer.group.protocol`. Nothing else needs to change.",
+      "The switch: `share` reads through a share group (KIP-932, KIP-1302), `classic` through a consumer group, `consumer` through a consumer group on the consumer protocol (KIP-848; docs/consumer-protocol.md). Default: the worker's `consumer.group.protocol`. Nothing else needs to change.",
   })
   .define({
     name: 'consumer.override.group.id',

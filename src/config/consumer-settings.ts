@@ -59,7 +59,7 @@ export function checkConsumerSettings(
         `${key}: ${JSON.stringify(value)} is not an integer of at least ${min}; accepted: an integer, [${min},...]${mode === 'share' && min === 1 && name === 'fetch.max.wait.ms' ? ' (share mode would read 0 as the default, 500)' : ''}`,
       );
   }
-  if (mode === 'classic') classicValues(settings, problems);
+  if (mode !== 'share') classicValues(settings, problems);
 
   const bootstrap = settings.get('bootstrap.servers');
   if (bootstrap !== undefined && !sameServers(bootstrap.value, workerBootstrap))

@@ -11,7 +11,12 @@ import type { ConfigProviders } from './config-providers.js';
 import type { OverridePolicy } from './override-policy.js';
 import type { RestSecurity } from './rest-security.js';
 
-export type GroupProtocol = 'share' | 'classic';
+/**
+ * How a connector reads Kafka: a share group (KIP-932), a classic consumer group (kafkajs), or a consumer
+ * group on the consumer protocol (KIP-848, sharesink's own client). `classic` and `consumer` share the
+ * classic task runner: exclusive partitions, offsets committed after successful puts.
+ */
+export type GroupProtocol = 'share' | 'classic' | 'consumer';
 
 export interface WorkerConfig {
   /** `bootstrap.servers`, split on commas. */

@@ -148,3 +148,9 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /** `consumer` is KIP-848's classic-group successor; sharesink's classic mode reads it as classic. */
 export const GROUP_PROTOCOL_VALUES: readonly string[] = ['share', 'classic', 'consumer'];
+
+/** `share`, `consumer` (KIP-848) or `classic` (anything else the validator let through). */
+export function toGroupProtocol(text: string): 'share' | 'classic' | 'consumer' {
+  const t = text.toLowerCase();
+  return t === 'share' ? 'share' : t === 'consumer' ? 'consumer' : 'classic';
+}

@@ -86,7 +86,7 @@ export const WORKER_CONFIG_DEF = new ConfigDef()
     importance: 'high',
     group,
     documentation:
-      'How connectors read Kafka unless they set `consumer.override.group.protocol`: `share` (a share group, KIP-932) or `classic` (a consumer group, as Connect). `consumer` (KIP-848) is accepted and read as `classic`. Case-insensitive.',
+      'How connectors read Kafka unless they set `consumer.override.group.protocol`: `share` (a share group, KIP-932), `classic` (a consumer group on the classic protocol, as Connect) or `consumer` (a consumer group on the consumer protocol, KIP-848: incremental assignments by the broker, `group.remote.assignor`). Case-insensitive.',
   })
   .define({
     name: 'pool.threads',

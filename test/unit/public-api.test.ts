@@ -60,7 +60,7 @@ describe('public API (src/index.ts)', () => {
   it('has the types an embedder needs', () => {
     expectTypeOf<ShareRecord['deliveryCount']>().toEqualTypeOf<number>();
     expectTypeOf<PartitionAckResult['error']>().toEqualTypeOf<api.SharesinkError | null>();
-    expectTypeOf<ConnectorConfig['groupProtocol']>().toEqualTypeOf<'share' | 'classic'>();
+    expectTypeOf<ConnectorConfig['groupProtocol']>().toEqualTypeOf<'share' | 'classic' | 'consumer'>();
     expectTypeOf<ConnectorConfig['transforms']>().toEqualTypeOf<TransformsConfig>();
     expectTypeOf<Transformation['apply']>().returns.toEqualTypeOf<SinkRecord | null>();
     expectTypeOf<Predicate['test']>().returns.toEqualTypeOf<boolean>();

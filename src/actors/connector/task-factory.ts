@@ -50,7 +50,7 @@ export function taskFactory(options: TaskFactoryOptions): TaskFactory {
   // share.member.scope=connector: the tasks made here (this connector start, on this worker) share one
   const shared = new ShareMember(() => shareConsumer(options, undefined));
   return (id, props, onFailure) => {
-    if (options.config.groupProtocol === 'classic')
+    if (options.config.groupProtocol !== 'share')
       return { runner: classicRunner(options, id, props, onFailure), consumer: undefined };
     const member =
       options.config.shareMemberScope === 'task' ? new ShareMember(() => shareConsumer(options, id)) : shared;
@@ -140,6 +140,7 @@ function classicRunner(
     topics: c.topicsRegex ? undefined : c.topics,
     topicsRegex: c.topicsRegex,
     groupId: c.groupId,
+    groupProtocol: c.groupProtocol === 'consumer' ? 'consumer' : 'classic',
     consumer: c.consumer,
     brokers: o.worker.bootstrapServers,
     clientId: `${o.worker.clientId}-${c.name}-${id}`,

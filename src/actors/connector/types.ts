@@ -42,7 +42,7 @@ export interface TaskStatus {
 
 export interface ConnectorSummary {
   readonly name: string;
-  readonly mode: 'share' | 'classic';
+  readonly mode: 'share' | 'classic' | 'consumer';
   readonly groupId: string;
   readonly tasks: readonly TaskStatus[];
   readonly counters: TaskCountersSnapshot;

@@ -54,7 +54,7 @@ export { socketError };
 export interface PreflightTarget {
   /** For messages: `connector s1`. */
   readonly name: string;
-  readonly mode: 'share' | 'classic';
+  readonly mode: 'share' | 'classic' | 'consumer';
   readonly groupId: string;
   /** Topic names it reads; empty for a pattern subscription (nothing to check). */
   readonly topics: readonly string[];
@@ -291,7 +291,7 @@ async function checkTopics(ctx: Context, conn: BrokerConnection): Promise<void> 
   const modes = new Set(ctx.o.targets.filter((t) => by.includes(t.name)).map((t) => t.mode));
   throw new UnknownTopicError(missing, {
     readBy: by.join(', '),
-    mode: modes.has('classic') ? 'classic' : 'share',
+    mode: [...modes].some((m) => m !== 'share') ? 'classic' : 'share',
   });
 }
 

@@ -8,7 +8,11 @@ import { Writer } from './writer.js';
 
 /** API keys sharesink speaks. */
 export const ApiKey = {
+  Fetch: 1,
+  ListOffsets: 2,
   Metadata: 3,
+  OffsetCommit: 8,
+  OffsetFetch: 9,
   FindCoordinator: 10,
   JoinGroup: 11,
   Heartbeat: 12,
@@ -20,6 +24,7 @@ export const ApiKey = {
   DescribeConfigs: 32,
   IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
+  ConsumerGroupHeartbeat: 68,
   ShareGroupHeartbeat: 76,
   ShareGroupDescribe: 77,
   ShareFetch: 78,

@@ -37,3 +37,8 @@ export * from './messages/leave-group.js';
 export * from './messages/create-topics.js';
 export * from './messages/share-group-offsets.js';
 export * from './messages/offset-delete.js';
+export * from './messages/consumer-group-heartbeat.js';
+export * from './messages/fetch.js';
+export * from './messages/list-offsets.js';
+export * from './messages/offset-fetch.js';
+export * from './messages/offset-commit.js';

@@ -136,10 +136,9 @@ describe('compileConnectorConfig', () => {
       compileConnectorConfig({ ...base, 'consumer.override.group.protocol': 'Classic' }, share).groupProtocol,
     ).toBe('classic');
     const consumer = compile({ ...base, 'consumer.override.group.protocol': 'consumer' });
-    expect(consumer.groupProtocol).toBe('classic');
-    expect(consumer.warnings).toEqual([
-      'consumer.override.group.protocol=consumer: read as classic (sharesink joins consumer groups with the classic protocol)',
-    ]);
+    expect(consumer.groupProtocol).toBe('consumer');
+    expect(consumer.warnings).toEqual([]);
+    expect(consumer.consumer['group.protocol']).toBe('consumer');
   });
 });
 

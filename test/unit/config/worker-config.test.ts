@@ -61,12 +61,10 @@ describe('compileWorkerConfig', () => {
     expect(config.shutdownGraceMs).toBe(0);
   });
 
-  it('reads the KIP-848 protocol name consumer as classic, with a warning', () => {
-    const config = compileWorkerConfig({ 'bootstrap.servers': 'a:1', 'consumer.group.protocol': 'consumer' });
-    expect(config.groupProtocol).toBe('classic');
-    expect(config.warnings).toEqual([
-      'consumer.group.protocol=consumer: read as classic (sharesink joins consumer groups with the classic protocol)',
-    ]);
+  it('reads the KIP-848 protocol name consumer as the consumer protocol, without a warning', () => {
+    const config = compileWorkerConfig({ 'bootstrap.servers': 'a:1', 'consumer.group.protocol': 'Consumer' });
+    expect(config.groupProtocol).toBe('consumer');
+    expect(config.warnings).toEqual([]);
   });
 
   it('warns about settings it does not read, with a hint for near misses', () => {

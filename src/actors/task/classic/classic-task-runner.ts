@@ -10,7 +10,7 @@
  * offset, so a batch that is not resolved is fetched again: that is how a released batch comes back.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, ConsumerConfig, EachBatchPayload } from 'kafkajs';
+import type { ConsumerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { RawRecord } from '../../../connect/raw-record.js';
 import {
@@ -22,7 +22,7 @@ import { coordinatorWaitIn } from '../../../kafka/kafkajs/pino-log.js';
 import type { BatchOutput } from '../../../machines/batch.js';
 import type { PoolTask } from '../../../pool/put-pool.js';
 import type { Assignment } from '../../../pool/protocol.js';
-import { ClassicTaskCounters, classicRawRecords, LEFT_UNCOMMITTED } from './records.js';
+import { ClassicTaskCounters, LEFT_UNCOMMITTED } from './records.js';
 import { ClassicDeadLetters } from './dead-letters.js';
 import { TaskFailedError } from '../../errors/task-failed.js';
 import { errorCodeOf } from '../../errors/tolerance.js';
@@ -32,6 +32,14 @@ import type { ClassicTaskRunnerOptions } from './options.js';
 import { ClassicCommits, rejoinNeeded } from './commits.js';
 import { closeWithin } from './stop.js';
 import { TaskRunnerCore, type RunnerMode } from '../core/task-runner-core.js';
+import {
+  fetchLastOffset,
+  fetchRecords,
+  kafkajsSource,
+  type ClassicSource,
+  type SourceFetch,
+} from './source.js';
+import { consumerProtocolSource, unusedConsumerSettings } from './consumer-protocol-source.js';
 
 export type { ClassicErrorsOptions } from '../../errors/tolerance.js';
 export type { ClassicTaskRunnerOptions } from './options.js';
@@ -47,7 +55,7 @@ export class ClassicTaskRunner {
   private readonly settlement: ClassicSettlement;
   private task: PoolTask;
   private assignmentVersion = 0;
-  private consumer: Consumer | undefined;
+  private consumer: ClassicSource | undefined;
   private heartbeatMs = 3000;
   private maxPollRecords = 500;
   /** `fetch.max.wait.ms` and `session.timeout.ms`, for the bound on the stop's leave (classic-stop.ts). */
@@ -115,35 +123,27 @@ export class ClassicTaskRunner {
     if (this.halted()) return;
     const kafka = createClassicKafka({ ...o, logger: this.log });
     const settings = classicConsumerSettings(o.groupId, o.consumer);
-    if (settings.ignored.length > 0)
-      this.log.warn({ settings: settings.ignored }, 'consumer settings classic mode does not use');
+    const kip848 = o.groupProtocol === 'consumer';
+    const ignored = kip848 ? unusedConsumerSettings(o.consumer) : settings.ignored;
+    const what = kip848 ? 'group.protocol=consumer' : 'classic mode';
+    if (ignored.length > 0) this.log.warn({ settings: ignored }, `consumer settings ${what} does not use`);
     this.heartbeatMs = settings.config.heartbeatInterval ?? 3000;
     this.maxPollRecords = settings.maxPollRecords;
     const { maxWaitTimeInMs, sessionTimeout } = settings.config;
     this.timeouts = { fetchMaxWaitMs: maxWaitTimeInMs ?? 500, sessionTimeoutMs: sessionTimeout ?? 45_000 };
     await this.settlement.deadLetters.start(kafka);
     if (this.halted()) return;
-    const consumer = kafka.consumer({
-      ...settings.config,
-      // kafkajs restarts a crashed consumer on a timer of its own, which a stop cannot see: a restart
-      // that fired could join the group after the stop. kafkajs asks here, for a retriable crash only
-      // (retriableCrash); onCrash restarts it instead.
-      retry: {
-        retries: 5,
-        restartOnFailure: (err) => {
-          this.retriableCrash = err;
-          return Promise.resolve(false);
-        },
-      },
-    });
+    const consumer = kip848
+      ? consumerProtocolSource({ ...o, consumer: o.consumer ?? {}, logger: this.log })
+      : kafkajsSource(kafka, settings.config, (err) => (this.retriableCrash = err));
     this.consumer = consumer;
-    consumer.on(consumer.events.GROUP_JOIN, (e) => this.onAssignment(e.payload.memberAssignment));
-    consumer.on(consumer.events.CRASH, (e) => this.onCrash(consumer, e.payload.error, settings.config));
+    consumer.onAssignment((a) => this.onAssignment(a));
+    consumer.onCrash((error) => this.onCrash(consumer, error, settings.config));
     await consumer.connect();
     if (this.halted()) return;
     const topics: (string | RegExp)[] = [...(o.topics ?? [])];
     if (o.topicsRegex !== undefined) topics.push(o.topicsRegex);
-    await consumer.subscribe({ topics, fromBeginning: settings.fromBeginning });
+    await consumer.subscribe(topics, settings.fromBeginning);
     if (this.halted()) return;
     this.running = true;
     await this.run(consumer);
@@ -158,19 +158,14 @@ export class ClassicTaskRunner {
   }
 
   /** kafkajs joins the group inside run(), which settles once the member joined or crashed. */
-  private run(consumer: Consumer): Promise<void> {
-    const run = consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.o.maxInFlightBatches ?? 4,
-      eachBatch: (payload) => this.onBatch(payload),
-    });
+  private run(consumer: ClassicSource): Promise<void> {
+    const run = consumer.run((fetch) => this.onBatch(fetch), this.o.maxInFlightBatches ?? 4);
     this.joining = run.catch(() => undefined);
     return run;
   }
 
   /** kafkajs has left the group and disconnected by now; a retriable crash is restarted here. */
-  private onCrash(consumer: Consumer, error: Error, config: ConsumerConfig): void {
+  private onCrash(consumer: ClassicSource, error: Error, config: ConsumerConfig): void {
     const retriable = this.retriableCrash === error || clusterUnreachable(error);
     this.retriableCrash = undefined;
     if (this.stopping !== undefined || this.failed !== undefined)
@@ -268,7 +263,7 @@ export class ClassicTaskRunner {
     const topics = new Set((this.task.assignment?.partitions ?? []).map((tp) => tp.topic));
     if (topics.size === 0 || this.consumer === undefined) return;
     try {
-      this.consumer[what]([...topics].map((topic) => ({ topic })));
+      this.consumer[what]([...topics]);
     } catch (err) {
       this.log.debug({ err: err instanceof Error ? err.message : String(err) }, `consumer ${what} skipped`);
     }
@@ -282,10 +277,10 @@ export class ClassicTaskRunner {
    * rest are fetched again from the last resolved offset, and what earlier chunks resolved is committed
    * here, before kafkajs leaves the group or rejoins and forgets it (ClassicCommits.leftovers).
    */
-  private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const records = classicRawRecords(payload.batch);
-    const last = payload.batch.messages[payload.batch.messages.length - 1];
-    if (last === undefined) return;
+  private async onBatch(payload: SourceFetch): Promise<void> {
+    const records = fetchRecords(payload);
+    const last = fetchLastOffset(payload);
+    if (last === undefined || records.length === 0) return;
     let ended: ClassicBatch | undefined;
     let groupError: unknown;
     for (let from = 0; from < records.length; from += this.maxPollRecords) {
@@ -295,7 +290,7 @@ export class ClassicTaskRunner {
       const chunk = records.slice(from, from + this.maxPollRecords);
       const final = from + this.maxPollRecords >= records.length;
       // the last chunk resolves the fetch's last offset, which covers trailing control records
-      const lastOffset = final ? last.offset : String(chunk[chunk.length - 1]!.offset);
+      const lastOffset = final ? last : String(chunk[chunk.length - 1]!.offset);
       const { batch, output } = await this.putChunk(payload, chunk, lastOffset, final);
       ended = batch;
       if ((groupError = batch.groupError) !== undefined || output === undefined) break;
@@ -308,7 +303,7 @@ export class ClassicTaskRunner {
   }
 
   private async putChunk(
-    payload: EachBatchPayload,
+    payload: SourceFetch,
     records: readonly RawRecord[],
     lastOffset: string,
     commits: boolean,

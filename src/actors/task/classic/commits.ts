@@ -13,18 +13,18 @@
  * again by the partition's next owner, and a WARN names the offsets. Should such a commit still land,
  * those records are simply not read again.
  */
-import type { EachBatchPayload } from 'kafkajs';
+import type { SourceFetch } from './source.js';
 import type { Logger } from 'pino';
 import { isRejoinError } from '../../../kafka/kafkajs/classic-consumer.js';
 import type { ClassicTaskCounters } from './records.js';
 import { StopCuts } from './stop-cuts.js';
 
-type Offsets = ReturnType<EachBatchPayload['uncommittedOffsets']>;
+type Offsets = ReturnType<SourceFetch['uncommittedOffsets']>;
 
 /** The part of a classic batch (one chunk of a fetch) its commit reads and writes. */
 export interface CommitChunk {
   readonly id: string;
-  readonly payload: EachBatchPayload;
+  readonly payload: SourceFetch;
   /** Offset of the last delivered record; resolving it also resolves trailing control records. */
   readonly lastOffset: string;
   /** The fetch's last chunk: its success commits every offset resolved so far (one commit per fetch). */
@@ -75,7 +75,7 @@ export class ClassicCommits {
    * generation's commit until the member rejoins). No request when nothing is resolved. A failure is
    * logged, not thrown: those records are delivered again, as after a crash.
    */
-  async leftovers(payload: EachBatchPayload, why: string): Promise<void> {
+  async leftovers(payload: SourceFetch, why: string): Promise<void> {
     const offsets = payload.uncommittedOffsets();
     if (offsets.topics.length === 0) return;
     const { topic, partition } = payload.batch;
@@ -100,7 +100,7 @@ export class ClassicCommits {
     this.cuts.giveUp();
   }
 
-  private givenUp(payload: EachBatchPayload, offsets: Offsets, at: object): false {
+  private givenUp(payload: SourceFetch, offsets: Offsets, at: object): false {
     const { topic, partition } = payload.batch;
     this.log.warn(
       { ...at, topic, partition, offsets: offsets.topics },
@@ -114,7 +114,7 @@ export class ClassicCommits {
  * Heartbeats (kafkajs sends one only once heartbeat.interval.ms has passed since the last) and returns
  * the group's error when the member must rejoin. Other errors are left to kafkajs, which reconnects.
  */
-export async function rejoinNeeded(payload: EachBatchPayload): Promise<unknown> {
+export async function rejoinNeeded(payload: SourceFetch): Promise<unknown> {
   try {
     await payload.heartbeat();
     return undefined;

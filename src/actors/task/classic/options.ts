@@ -14,6 +14,8 @@ export interface ClassicTaskRunnerOptions extends Omit<ClassicClientOptions, 'lo
   /** Matched against the topics that exist when the task starts (kafkajs does not re-evaluate it). */
   readonly topicsRegex?: RegExp;
   readonly groupId: string;
+  /** `classic` (kafkajs, the default) or `consumer` (KIP-848, sharesink's own member). */
+  readonly groupProtocol?: 'classic' | 'consumer';
   /** Java consumer settings (`consumer.*` / `consumer.override.*` without the prefix). */
   readonly consumer?: Readonly<Record<string, string>>;
   readonly pool: PutRunner;
