@@ -7,7 +7,7 @@ import { createTopic, deleteTopics } from '../integration/harness/kafka.js';
 import { fileSinkOutcome } from './harness/outcome.js';
 import { ids, produceIds, readSink } from './harness/records.js';
 import { recordResult } from './harness/report.js';
-import { scenario, waitUntil, type Scenario } from './harness/workers.js';
+import { consumerProtocolConnector, scenario, waitUntil } from './harness/workers.js';
 
 const kill = scenario('consumer-kill9');
 
@@ -18,12 +18,6 @@ afterAll(async () => {
   }
 });
 
-function consumerConnector(s: Scenario, extra: Record<string, string | number>) {
-  const base = s.baseConnector({ 'consumer.override.group.protocol': 'consumer', ...extra });
-  delete base['share.group.share.auto.offset.reset'];
-  return base;
-}
-
 describe('fault: the consumer protocol', () => {
   it('kill -9 mid-put, then a worker in its place: none lost', async () => {
     const s = kill;
@@ -31,7 +25,7 @@ describe('fault: the consumer protocol', () => {
     const produced = ids(1, RECORDS);
     await createTopic(s.topic, { partitions: 3 });
     await produceIds(s.topic, produced, { partitions: 3 });
-    const connector = consumerConnector(s, {
+    const connector = consumerProtocolConnector(s, {
       'tasks.max': 2,
       'put.latency.ms': 250,
       'consumer.override.max.poll.records': 50,

@@ -6,7 +6,7 @@ import { createTopic, deleteTopics } from '../integration/harness/kafka.js';
 import { fileSinkOutcome } from './harness/outcome.js';
 import { ids, produceIds, readSink } from './harness/records.js';
 import { recordResult } from './harness/report.js';
-import { scenario, waitUntil, type Scenario } from './harness/workers.js';
+import { consumerProtocolConnector, scenario, waitUntil } from './harness/workers.js';
 
 const scale = scenario('consumer-scale');
 
@@ -17,12 +17,6 @@ afterAll(async () => {
   }
 });
 
-function consumerConnector(s: Scenario, extra: Record<string, string | number>) {
-  const base = s.baseConnector({ 'consumer.override.group.protocol': 'consumer', ...extra });
-  delete base['share.group.share.auto.offset.reset'];
-  return base;
-}
-
 describe('fault: the consumer protocol', () => {
   it('a second worker joins under load: partitions move incrementally, none lost, none twice', async () => {
     const s = scale;
@@ -30,7 +24,7 @@ describe('fault: the consumer protocol', () => {
     const produced = ids(1, RECORDS);
     await createTopic(s.topic, { partitions: 4 });
     await produceIds(s.topic, produced, { partitions: 4 });
-    const connector = consumerConnector(s, {
+    const connector = consumerProtocolConnector(s, {
       'tasks.max': 1,
       'put.latency.ms': 1000,
       'consumer.override.max.poll.records': 25,

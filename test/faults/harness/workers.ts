@@ -259,3 +259,13 @@ function spawnWorker(name: string, dir: string, workerFile: string, connectorFil
     },
   };
 }
+
+/** The scenario's connector in a consumer-protocol group (KIP-848): no share-only settings. */
+export function consumerProtocolConnector(
+  s: Scenario,
+  extra: Record<string, string | number>,
+): Record<string, string | number> {
+  const base = s.baseConnector({ 'consumer.override.group.protocol': 'consumer', ...extra });
+  delete base['share.group.share.auto.offset.reset'];
+  return base;
+}

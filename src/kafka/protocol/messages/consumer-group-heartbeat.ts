@@ -5,14 +5,16 @@
  * Every "null" field means "unchanged since the last heartbeat". Sent to the group coordinator.
  */
 import { ApiKey, type ApiDefinition } from '../api.js';
-import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
+import {
+  decodeGroupHeartbeatResponse,
+  writeTopicPartitions,
+  type GroupHeartbeatResponse,
+  type GroupTopicPartitions,
+} from './group-heartbeat-response.js';
 import { encodeError } from '../../errors/kafka-errors.js';
 
-export interface ConsumerTopicPartitions {
-  topicId: string;
-  partitions: number[];
-}
+export type ConsumerTopicPartitions = GroupTopicPartitions;
 
 export interface ConsumerGroupHeartbeatRequest {
   groupId: string;
@@ -34,29 +36,7 @@ export interface ConsumerGroupHeartbeatRequest {
   topicPartitions: ConsumerTopicPartitions[] | null;
 }
 
-export interface ConsumerGroupHeartbeatResponse {
-  throttleTimeMs: number;
-  errorCode: number;
-  errorMessage: string | null;
-  memberId: string | null;
-  memberEpoch: number;
-  heartbeatIntervalMs: number;
-  /** null = no change; otherwise the whole target assignment, by topic id. */
-  assignment: { topicPartitions: ConsumerTopicPartitions[] } | null;
-}
-
-function writeTopicPartitions(w: Writer, t: ConsumerTopicPartitions): void {
-  w.uuid(t.topicId);
-  w.compactInt32Array(t.partitions);
-  w.emptyTaggedFields();
-}
-
-function readTopicPartitions(r: Reader): ConsumerTopicPartitions {
-  const topicId = r.uuid();
-  const partitions = r.compactInt32Array();
-  r.taggedFields();
-  return { topicId, partitions };
-}
+export type ConsumerGroupHeartbeatResponse = GroupHeartbeatResponse;
 
 export const ConsumerGroupHeartbeat: ApiDefinition<
   ConsumerGroupHeartbeatRequest,
@@ -84,29 +64,5 @@ export const ConsumerGroupHeartbeat: ApiDefinition<
     w.emptyTaggedFields();
   },
 
-  decodeResponse(r: Reader): ConsumerGroupHeartbeatResponse {
-    const throttleTimeMs = r.int32();
-    const errorCode = r.int16();
-    const errorMessage = r.compactNullableString();
-    const memberId = r.compactNullableString();
-    const memberEpoch = r.int32();
-    const heartbeatIntervalMs = r.int32();
-    // a nullable struct: an int8 first, -1 = null
-    let assignment: ConsumerGroupHeartbeatResponse['assignment'] = null;
-    if (r.int8() >= 0) {
-      const topicPartitions = r.compactArray(readTopicPartitions, 18);
-      r.taggedFields();
-      assignment = { topicPartitions };
-    }
-    r.taggedFields();
-    return {
-      throttleTimeMs,
-      errorCode,
-      errorMessage,
-      memberId,
-      memberEpoch,
-      heartbeatIntervalMs,
-      assignment,
-    };
-  },
+  decodeResponse: decodeGroupHeartbeatResponse,
 };

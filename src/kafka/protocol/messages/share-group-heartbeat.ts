@@ -4,8 +4,12 @@
  * Sent to the group coordinator (FindCoordinator key type GROUP).
  */
 import { ApiKey, type ApiDefinition } from '../api.js';
-import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
+import {
+  decodeGroupHeartbeatResponse,
+  type GroupHeartbeatResponse,
+  type GroupTopicPartitions,
+} from './group-heartbeat-response.js';
 
 export interface ShareGroupHeartbeatRequest {
   groupId: string;
@@ -19,28 +23,8 @@ export interface ShareGroupHeartbeatRequest {
   subscribedTopicNames: string[] | null;
 }
 
-export interface ShareTopicPartitions {
-  topicId: string;
-  partitions: number[];
-}
-
-export interface ShareGroupHeartbeatResponse {
-  throttleTimeMs: number;
-  errorCode: number;
-  errorMessage: string | null;
-  memberId: string | null;
-  memberEpoch: number;
-  heartbeatIntervalMs: number;
-  /** null = no change to the assignment; otherwise the full assignment, by topic id. */
-  assignment: { topicPartitions: ShareTopicPartitions[] } | null;
-}
-
-function readTopicPartitions(r: Reader): ShareTopicPartitions {
-  const topicId = r.uuid();
-  const partitions = r.compactInt32Array();
-  r.taggedFields();
-  return { topicId, partitions };
-}
+export type ShareTopicPartitions = GroupTopicPartitions;
+export type ShareGroupHeartbeatResponse = GroupHeartbeatResponse;
 
 export const ShareGroupHeartbeat: ApiDefinition<ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse> = {
   apiKey: ApiKey.ShareGroupHeartbeat,
@@ -58,29 +42,5 @@ export const ShareGroupHeartbeat: ApiDefinition<ShareGroupHeartbeatRequest, Shar
     w.emptyTaggedFields();
   },
 
-  decodeResponse(r: Reader): ShareGroupHeartbeatResponse {
-    const throttleTimeMs = r.int32();
-    const errorCode = r.int16();
-    const errorMessage = r.compactNullableString();
-    const memberId = r.compactNullableString();
-    const memberEpoch = r.int32();
-    const heartbeatIntervalMs = r.int32();
-    // A nullable struct is preceded by an int8: -1 (negative) = null, 1 = present.
-    let assignment: ShareGroupHeartbeatResponse['assignment'] = null;
-    if (r.int8() >= 0) {
-      const topicPartitions = r.compactArray(readTopicPartitions, 18);
-      r.taggedFields();
-      assignment = { topicPartitions };
-    }
-    r.taggedFields();
-    return {
-      throttleTimeMs,
-      errorCode,
-      errorMessage,
-      memberId,
-      memberEpoch,
-      heartbeatIntervalMs,
-      assignment,
-    };
-  },
+  decodeResponse: decodeGroupHeartbeatResponse,
 };
