@@ -44,9 +44,12 @@ export interface CheckConnectorOptions {
   readonly faults?: readonly RealFaultKind[];
   /** Share groups: the record lock of each run's group, ms. Default 3000. */
   readonly lockMs?: number;
-  /** Most records per step (default 8) and steps per run (default 4). */
+  /** Most records per step (default 8), steps per run (default 4), partitions of a run's topic (default 2). */
   readonly maxRecordsPerStep?: number;
   readonly maxSteps?: number;
+  readonly maxPartitions?: number;
+  /** Schedules run before the generated ones (they count in `runs`), e.g. a reported failure's. */
+  readonly examples?: readonly RunSchedule[];
   /** Where relative connector.class and observer paths resolve. Default process.cwd(). */
   readonly cwd?: string;
   /** Where runs keep their worker logs and properties. Default: a new temporary directory. */
@@ -161,6 +164,7 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
       faults: faultKinds,
       maxRecordsPerStep: options.maxRecordsPerStep,
       maxSteps: options.maxSteps,
+      maxPartitions: options.maxPartitions,
     });
     let index = 0;
     const property = fc.asyncProperty(arb, async (schedule) => {
@@ -185,6 +189,7 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
     });
     const details = await fc.check(property, {
       numRuns: options.runs ?? 20,
+      examples: (options.examples ?? []).map((e) => [e] as [RunSchedule]),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.path !== undefined ? { path: options.path } : {}),
       ...(options.timeLimitMs !== undefined

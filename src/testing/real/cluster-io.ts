@@ -101,11 +101,27 @@ export class CheckCluster {
   }
 
   async createTopic(topic: string, partitions: number): Promise<void> {
-    await this.#admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
+    await this.#withAdmin((a) =>
+      a.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true }),
+    );
   }
 
   async deleteTopic(topic: string): Promise<void> {
-    await this.#admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await this.#withAdmin((a) => a.deleteTopics({ topics: [topic] })).catch(() => undefined);
+  }
+
+  /**
+   * A short-lived admin client: kafkajs's admin refreshes the metadata of every topic it waited for,
+   * so one client that created and deleted an earlier run's topic fails on the next.
+   */
+  async #withAdmin<T>(job: (admin: Admin) => Promise<T>): Promise<T> {
+    const admin = this.#kafka.admin();
+    await admin.connect();
+    try {
+      return await job(admin);
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
   }
 
   /** Produces records `first`…`first+count-1`, round robin over the partitions; acks=all. */

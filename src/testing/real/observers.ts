@@ -13,7 +13,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { BUILTIN_CONNECTORS, resolveConnectorModule } from '../../connect/connector-module.js';
 import { KitUsageError } from '../usage.js';
 import { POSTGRES_SINK_CONFIG, poolConfig } from '../../sinks/postgres/config.js';
@@ -63,6 +62,8 @@ async function postgresObserver(run: ObservedRun): Promise<string[]> {
   const schema = cfg['table.schema'];
   const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
   const name = schema === null ? quote(table) : `${quote(schema)}.${quote(table)}`;
+  // loaded on first use: `sharesink/testing` does not load pg for a sink that is not PostgreSQL
+  const { default: pg } = await import('pg');
   const client = new pg.Client(poolConfig(cfg));
   await client.connect();
   try {
