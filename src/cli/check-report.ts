@@ -29,7 +29,7 @@ export function formatCheckProgress(p: CheckProgress, runs: number): string {
           .join(', ')})`;
   const where = p.phase === 'run' ? `run ${p.runs}/${runs}` : `shrinking (${p.shrinks})`;
   const fired = Object.entries(p.faults).filter(([, n]) => n > 0).length;
-  return `${where}  ${seconds(p.elapsedMs)}  ${r.records} records, ${fired} fault kinds so far  last: ${verdict}`;
+  return `${where}  ${seconds(p.elapsedMs)}  ${r.records} record${r.records === 1 ? '' : 's'}, ${fired} fault kinds so far  last: ${verdict}`;
 }
 
 export function formatCheckSummary(name: string, report: CheckConnectorReport): string {
