@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { loadConnectorConfig, loadWorkerConfig } from '../config/index.js';
+import { ConfigError } from '../errors.js';
 import { checkConnector, type CheckProgress } from '../testing/real/check-connector.js';
 import { loadObserver } from '../testing/real/observers.js';
 import { REAL_FAULT_KINDS, type RealFaultKind } from '../testing/real/schedule.js';
@@ -126,9 +127,11 @@ export function registerCheck(program: Command): void {
       try {
         await check(workerFile, connectorFile, opts);
       } catch (err) {
-        if (!(err instanceof KitUsageError)) throw err;
-        process.stderr.write(`sharesink: ${err.message}\n`);
-        process.exitCode = 2;
+        // a bad file: listed by main() as `validate` lists it, exit 2
+        if (err instanceof ConfigError) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        process.stderr.write(`sharesink check: ${message.replace(/^sharesink check: /, '')}\n`);
+        process.exitCode = err instanceof KitUsageError ? 2 : 1;
       }
       // a client's timer left behind must not keep the verdict from its exit code
       process.exit(process.exitCode ?? 0);

@@ -130,7 +130,13 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
   let failedOnce = false;
   let broken: unknown;
   try {
-    await cluster.connect();
+    await cluster.connect().catch((cause: unknown) => {
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new Error(
+        `sharesink check: cannot reach the broker at ${workerConfig.bootstrapServers.join(',')} (bootstrap.servers of the worker config): ${why}`,
+        { cause },
+      );
+    });
     const redirects: Record<string, number> = {};
     for (const b of await cluster.brokers()) {
       const relay = await startRelay(b);
