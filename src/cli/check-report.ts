@@ -40,7 +40,9 @@ export function formatCheckSummary(name: string, report: CheckConnectorReport): 
     `  records checked: ${report.recordsChecked}`,
     `  faults injected: ${faultCounts(report.faults, report.faultKinds)}`,
     ...(never.length > 0
-      ? [`  never fired: ${never.join(', ')} (more runs or records give them a put to hit)`]
+      ? [
+          `  never fired: ${never.join(', ')} (drawn in no run, or nothing to hit when drawn: more runs give them their chance)`,
+        ]
       : []),
     `  seed: ${report.seed}`,
   ];

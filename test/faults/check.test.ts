@@ -89,6 +89,26 @@ describe('sharesink check on the real broker', () => {
     expect(report.failure!.run.lost.length).toBe(3);
   });
 
+  it('classic group: a kill -9 half-way through a put loses nothing (FileStreamSink, not idempotent)', async () => {
+    const file = path.join(dir, 'classic.txt');
+    const report = await checkConnector({
+      worker,
+      connector: {
+        name: 'check-helper-classic',
+        topics: 'replaced',
+        'consumer.override.group.protocol': 'classic',
+        'connector.class': 'FileStreamSink',
+        file,
+      },
+      runs: 1,
+      examples: [one([{ records: 4, fault: { kind: 'kill-mid-put' } }])],
+      cwd: REPO_ROOT,
+    });
+    expect(report.failure).toBeUndefined();
+    expect(report.faults['kill-mid-put']).toBe(1);
+    expect(report.recordsChecked).toBe(4);
+  });
+
   it('PostgresSink insert.mode=idempotent passes a kill after put and a cut connection', async () => {
     const report = await checkConnector({
       worker: {

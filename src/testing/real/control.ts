@@ -60,9 +60,14 @@ export function armCommand(dir: string, command: PutCommand): void {
   renameSync(tmp, path.join(dir, COMMAND));
 }
 
-/** Parent: withdraws a command no put claimed. */
-export function disarmCommand(dir: string): void {
-  rmSync(path.join(dir, COMMAND), { force: true });
+/** Parent: withdraws a command no put claimed; false when a put claimed it meanwhile. */
+export function disarmCommand(dir: string): boolean {
+  try {
+    rmSync(path.join(dir, COMMAND));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Hook: takes the armed command if there is one (one put wins it). */

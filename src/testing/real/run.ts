@@ -159,9 +159,11 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     if (f.kind === 'kill-during-commit') for (const r of setup.relays) r.setDelay(400);
     await produce(step.records);
     const wait = setup.fireTimeoutMs + (action === 'slow' ? command.slowMs! : 0);
-    const signal = await waitForSignal(dir, command.seq, wait, () => w.exitCode() !== undefined);
+    const gone = () => w.exitCode() !== undefined;
+    let signal = await waitForSignal(dir, command.seq, wait, gone);
+    // claimed just as the wait ended: its fault is under way, wait for it rather than leave a worker hanging
+    if (signal === undefined && !disarmCommand(dir)) signal = await waitForSignal(dir, command.seq, wait, gone);
     if (signal === undefined) {
-      disarmCommand(dir);
       for (const r of setup.relays) r.setDelay(0);
       return;
     }
