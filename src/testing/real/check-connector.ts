@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import pino, { type Logger } from 'pino';
 import { compileConnectorConfig } from '../../config/compile-connector.js';
 import { compileWorkerConfig } from '../../config/compile-worker.js';
+import { SharesinkError } from '../../errors.js';
 import { KitUsageError } from '../usage.js';
 import { CheckCluster, valueShape } from './cluster-io.js';
 import { observerFor, type SinkObserver } from './observers.js';
@@ -134,7 +135,8 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
   try {
     await cluster.connect().catch((cause: unknown) => {
       const why = cause instanceof Error ? cause.message : String(cause);
-      throw new Error(
+      throw new SharesinkError(
+        'SHARESINK_CHECK_RUN_FAILED',
         `sharesink check: cannot reach the broker at ${workerConfig.bootstrapServers.join(',')} (bootstrap.servers of the worker config): ${why}`,
         { cause },
       );

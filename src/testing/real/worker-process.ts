@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SharesinkError } from '../../errors.js';
 import { CONTROL_ENV, INNER_CLASS_ENV, REDIRECT_ENV } from './control.js';
 import type { RedirectMap } from './redirect.js';
 
@@ -91,7 +92,11 @@ export async function startCheckWorker(spec: WorkerSpec): Promise<CheckWorker> {
     closeSync(fd);
   }
   const proc = child;
-  if (proc.pid === undefined) throw new Error(`sharesink check: could not start a worker process`);
+  if (proc.pid === undefined)
+    throw new SharesinkError(
+      'SHARESINK_CHECK_RUN_FAILED',
+      'sharesink check: could not start a worker process',
+    );
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const logTail = (lines = 20): string => readText(logFile).split('\n').slice(-lines).join('\n');
   const alive = () => proc.exitCode === null && proc.signalCode === null;
@@ -118,13 +123,15 @@ export async function startCheckWorker(spec: WorkerSpec): Promise<CheckWorker> {
   for (;;) {
     if (readText(logFile).includes('"msg":"connector started"')) return w;
     if (!alive())
-      throw new Error(
-        `sharesink check: the worker process exited (${proc.exitCode}) before its connector started:\n${logTail()}`,
+      throw new SharesinkError(
+        'SHARESINK_CHECK_RUN_FAILED',
+        `sharesink check: the worker process exited (${proc.exitCode}) before its connector started (log ${logFile}):\n${logTail()}`,
       );
     if (Date.now() > deadline) {
       await w.kill9();
-      throw new Error(
-        `sharesink check: the worker's connector did not start within ${spec.startTimeoutMs} ms:\n${logTail()}`,
+      throw new SharesinkError(
+        'SHARESINK_CHECK_RUN_FAILED',
+        `sharesink check: the worker's connector did not start within ${spec.startTimeoutMs} ms (log ${logFile}):\n${logTail()}`,
       );
     }
     await new Promise((r) => setTimeout(r, 50));
