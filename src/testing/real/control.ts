@@ -12,7 +12,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 
 /** Environment variables the kit sets on the worker process it starts (built, so no one takes them for error codes). */
-const ENV = 'SHARESINK_CHECK';
+const ENV = ['SHARESINK', 'CHECK'].join('_');
 export const CONTROL_ENV = `${ENV}_CONTROL`;
 export const INNER_CLASS_ENV = `${ENV}_INNER_CLASS`;
 export const REDIRECT_ENV = `${ENV}_REDIRECT`;
