@@ -71,7 +71,7 @@ export function formatCheckFailure(
   ].filter((x) => x !== '');
   const lines = [
     `sharesink check: ${name} FAILED: ${what.join(', ')}`,
-    `  minimal schedule (after ${report.runs} run${report.runs === 1 ? '' : 's'} and ${report.shrinks} shrinking run${report.shrinks === 1 ? '' : 's'}):`,
+    `  ${report.interrupted ? 'smallest schedule found before --time-limit (shrinking was cut short)' : 'minimal schedule'} (after ${report.runs} run${report.runs === 1 ? '' : 's'} and ${report.shrinks} shrinking run${report.shrinks === 1 ? '' : 's'}):`,
     `    ${formatRunSchedule(f.schedule)}`,
     ...(r.lost.length > 0
       ? [`  lost (the broker says done, the sink does not have them): ${list(r.lost)}`]

@@ -239,7 +239,7 @@ function runConnector(setup: RunSetup, topic: string, schedule: RunSchedule): Re
     c['consumer.override.session.timeout.ms'] ??= '6000';
     c['consumer.override.heartbeat.interval.ms'] ??= '1000';
   }
-  // the FileStreamSink's file and a table named after the topic are fresh for each run
+  // record ids are unique to the run: a file or table shared by the runs needs no cleaning between them
   return c;
 }
 
