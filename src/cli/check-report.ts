@@ -73,6 +73,7 @@ export function formatCheckFailure(
     `sharesink check: ${name} FAILED: ${what.join(', ')}`,
     `  ${report.interrupted ? 'smallest schedule found before --time-limit (shrinking was cut short)' : 'minimal schedule'} (after ${report.runs} run${report.runs === 1 ? '' : 's'} and ${report.shrinks} shrinking run${report.shrinks === 1 ? '' : 's'}):`,
     `    ${formatRunSchedule(f.schedule)}`,
+    '    (then, as in every run: a clean drain until the broker says every record is done, and a graceful stop)',
     ...(r.lost.length > 0
       ? [`  lost (the broker says done, the sink does not have them): ${list(r.lost)}`]
       : []),
