@@ -9,6 +9,7 @@ import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { createClassicKafka } from '../../kafka/kafkajs/classic-consumer.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { ConnectorOffsetsService } from '../../offsets/connector-offsets.js';
+import { countIds } from './observers.js';
 
 /** A produced record: its id and where it landed. */
 export interface ProducedRecord {
@@ -179,6 +180,45 @@ export class CheckCluster {
     }
     const { producer } = this.#producer;
     return retried(() => producer.send({ topic, acks: -1, messages }));
+  }
+
+  /**
+   * The ids of a run found in a dead-letter topic's records (values, keys and headers as text), read
+   * from the beginning up to the end offsets of now. Empty when the topic does not exist.
+   */
+  async idsInTopic(topic: string, idPrefix: string): Promise<Set<string>> {
+    const ends = await this.#withAdmin((a) => a.fetchTopicOffsets(topic)).catch(() => []);
+    const left = new Map<number, number>();
+    for (const e of ends) if (Number(e.high) > 0) left.set(e.partition, Number(e.high));
+    const found = new Set<string>();
+    if (left.size === 0) return found;
+    const consumer = this.#kafka.consumer({ groupId: `sharesink-check-dlq-${idPrefix}` });
+    await consumer.connect();
+    try {
+      const done = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 15_000);
+        void consumer.subscribe({ topic, fromBeginning: true }).then(() =>
+          consumer.run({
+            eachMessage: async ({ partition, message }) => {
+              const headers = Object.values(message.headers ?? {}).map((h) => String(h));
+              const text = [message.value?.toString() ?? '', message.key?.toString() ?? '', ...headers].join(
+                '\n',
+              );
+              for (const id of countIds(text, idPrefix).keys()) found.add(id);
+              if (Number(message.offset) + 1 >= (left.get(partition) ?? 0)) left.delete(partition);
+              if (left.size === 0) {
+                clearTimeout(timer);
+                resolve();
+              }
+            },
+          }),
+        );
+      });
+      await done;
+    } finally {
+      await consumer.disconnect().catch(() => undefined);
+    }
+    return found;
   }
 
   async close(): Promise<void> {

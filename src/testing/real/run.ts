@@ -49,6 +49,8 @@ export interface RunResult {
   readonly duplicated: readonly string[];
   /** Records the broker never said were done (the drain ran out of time). */
   readonly undrained: readonly string[];
+  /** Records found in the connector's dead-letter topic (excused from the sink). */
+  readonly deadLettered: readonly string[];
   /** Faults that fired, per kind. */
   readonly fired: Readonly<Partial<Record<RealFaultKind, number>>>;
   /** Worker processes started (1 + restarts). */
@@ -114,7 +116,10 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
       await setup.observer({ index, topic, groupId: topic, connector, idPrefix }),
       idPrefix,
     );
-    return verdict(counts, await setup.cluster.doneOffsets(compiled, topic));
+    const deadLettered = new Set<string>();
+    for (const dlq of deadLetterTopics(setup.connector))
+      for (const id of await setup.cluster.idsInTopic(dlq, idPrefix)) deadLettered.add(id);
+    return verdict(counts, await setup.cluster.doneOffsets(compiled, topic), deadLettered);
   } finally {
     await worker?.kill9();
     for (const r of setup.relays) r.setDelay(0);
@@ -189,8 +194,13 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     }
   }
 
-  function verdict(counts: ReadonlyMap<string, number>, done: ReadonlyMap<number, number>): RunResult {
-    const excused = new Set<string>();
+  function verdict(
+    counts: ReadonlyMap<string, number>,
+    done: ReadonlyMap<number, number>,
+    deadLettered: ReadonlySet<string>,
+  ): RunResult {
+    // in the dead-letter queue: done by the broker's count, and not owed to the sink
+    const excused = new Set<string>(deadLettered);
     const byCoordinates = new Map(produced.map((r) => [`${r.partition}/${r.offset}`, r.id]));
     for (const s of readSignals(dir))
       if (s.action === 'fatal')
@@ -214,12 +224,20 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
       lost,
       duplicated,
       undrained,
+      deadLettered: [...deadLettered],
       fired,
       workers,
       topic,
       dir,
     };
   }
+}
+
+/** The dead-letter topics a connector names: its group's (share, Kafka 4.4) and Connect's (classic). */
+function deadLetterTopics(connector: Readonly<Record<string, string>>): string[] {
+  return ['share.group.errors.deadletterqueue.topic.name', 'errors.deadletterqueue.topic.name']
+    .map((k) => connector[k]?.trim() ?? '')
+    .filter((t) => t !== '');
 }
 
 /** The connector as a run runs it: the hook's class, the run's topic and group, short locks. */
