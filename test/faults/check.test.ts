@@ -31,6 +31,7 @@ const one = (schedule: RunSchedule['steps']): RunSchedule => ({
   steps: schedule,
 });
 const tables: string[] = [];
+const dead: string[] = [];
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -87,6 +88,28 @@ describe('sharesink check on the real broker', () => {
     });
     expect(report.ok).toBe(false);
     expect(report.failure!.run.lost.length).toBe(3);
+  });
+
+  it('a record a fatal put failure sent to the share group DLQ is done, not lost (errors.tolerance=all)', async () => {
+    const report = await checkConnector({
+      worker,
+      connector: {
+        ...share,
+        name: 'check-helper-dlq',
+        'connector.class': 'FileStreamSink',
+        file: path.join(dir, 'dlq.txt'),
+        'errors.tolerance': 'all',
+        'share.group.errors.deadletterqueue.topic.name': 'dlq.check-helper-dlq',
+        'share.group.errors.deadletterqueue.copy.record.enable': 'true',
+      },
+      runs: 1,
+      examples: [one([{ records: 3, fault: { kind: 'put-fatal' } }])],
+      onRun: (p) => dead.push(...p.run.deadLettered),
+      cwd: REPO_ROOT,
+    });
+    expect(report.faults['put-fatal']).toBe(1);
+    expect(dead.length).toBeGreaterThan(0);
+    expect(report.failure).toBeUndefined();
   });
 
   it('classic group: a kill -9 half-way through a put loses nothing (FileStreamSink, not idempotent)', async () => {
