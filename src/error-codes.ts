@@ -64,6 +64,7 @@ export const SHARESINK_ERROR_CODES = [
   'SHARESINK_OFFSETS_GROUP_NOT_EMPTY',
   'SHARESINK_OFFSETS_CONFIG',
   'SHARESINK_OFFSETS_KAFKA',
+  'SHARESINK_CHECK_RUN_FAILED',
 ] as const;
 
 /** The stable code of a sharesink error: switch on it (docs/errors.md), never on the message text. */

@@ -25,6 +25,8 @@ import { chooseLogLevel, createCliLogger, LOG_FORMATS, type LogFormat } from './
 import { showProgress } from './progress.js';
 import { STOPPING_LINE, StatusLine } from './status-line.js';
 import { classicConsumerNotes, workerNotes } from './validate-notes.js';
+import { installCheckHooks } from '../testing/real/install.js';
+import { registerCheck } from './check.js';
 
 const MACHINES = { batch: batchMachine, task: taskMachine, connector: connectorMachine } as const;
 
@@ -177,6 +179,20 @@ export function buildProgram(): Command {
     .option('--no-progress', 'no live progress line, even on a terminal')
     .action(async (workerFile: string, connectorFiles: string[], opts) => {
       await standalone(workerFile, connectorFiles, opts as StandaloneOptions);
+    });
+
+  registerCheck(program);
+
+  // the worker process `sharesink check` starts (and kills): standalone with the kit's hook installed
+  program
+    .command('check-worker', { hidden: true })
+    .argument('<worker.properties>')
+    .argument('<connector...>')
+    .addOption(logLevelOption())
+    .addOption(logFormatOption())
+    .action(async (workerFile: string, connectorFiles: string[], opts) => {
+      await installCheckHooks();
+      await standalone(workerFile, connectorFiles, { ...(opts as StandaloneOptions), progress: false });
     });
 
   program

@@ -59,3 +59,23 @@ export {
   type SinkSchedule,
   type ScheduleOptions,
 } from './arbitraries.js';
+export {
+  checkConnector,
+  type CheckConnectorOptions,
+  type CheckConnectorReport,
+  type CheckConnectorFailure,
+  type CheckProgress,
+} from './real/check-connector.js';
+export type { RunResult } from './real/run.js';
+export type { ObservedRun, SinkObserver } from './real/observers.js';
+export { loadObserver } from './real/observers.js';
+export {
+  REAL_FAULT_KINDS,
+  runScheduleArb,
+  formatRunSchedule,
+  type RealFaultKind,
+  type RunSchedule,
+  type RunStep,
+  type StepFault,
+  type RunScheduleOptions,
+} from './real/schedule.js';

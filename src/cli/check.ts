@@ -1,0 +1,139 @@
+/**
+ * `sharesink check <worker.properties> <connector.properties>`: the kit's real-broker mode from the
+ * command line. Runs the connector in worker processes it kills and restarts, against the broker of
+ * the worker file, under generated fault schedules; exit 0 when every run kept every record (and, with
+ * --idempotent, wrote none twice), 1 with the smallest failing schedule otherwise, 2 on bad usage.
+ */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { loadConnectorConfig, loadWorkerConfig } from '../config/index.js';
+import { ConfigError } from '../errors.js';
+import { checkConnector, type CheckProgress } from '../testing/real/check-connector.js';
+import { loadObserver } from '../testing/real/observers.js';
+import { REAL_FAULT_KINDS, type RealFaultKind } from '../testing/real/schedule.js';
+import { KitUsageError } from '../testing/usage.js';
+import { formatCheckFailure, formatCheckProgress, formatCheckSummary } from './check-report.js';
+import { validateFiles } from './compile-files.js';
+import { StatusLine } from './status-line.js';
+
+interface CheckOptions {
+  idempotent?: boolean;
+  runs: string;
+  timeLimit?: string;
+  seed?: string;
+  path?: string;
+  observer?: string;
+  faults?: string;
+  lockMs: string;
+  keepTopics?: boolean;
+  progress?: boolean;
+}
+
+function positiveInt(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new KitUsageError(`${name} must be a whole number, not ${text}`);
+  return n;
+}
+
+function faultList(text: string | undefined): RealFaultKind[] | undefined {
+  if (text === undefined) return undefined;
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = list.filter((k) => !(REAL_FAULT_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0)
+    throw new KitUsageError(
+      `--faults: unknown ${unknown.join(', ')} (known: ${REAL_FAULT_KINDS.join(', ')})`,
+    );
+  return list as RealFaultKind[];
+}
+
+async function check(workerFile: string, connectorFile: string, opts: CheckOptions): Promise<void> {
+  const interactive = opts.progress !== false && process.stderr.isTTY === true;
+  // every problem of both files at once, the connector's own validate() included, as `validate` does
+  await validateFiles(workerFile, [connectorFile]);
+  const worker = loadWorkerConfig(workerFile);
+  const connector = loadConnectorConfig(connectorFile);
+  const runs = positiveInt('--runs', opts.runs);
+  const status = interactive ? new StatusLine(process.stderr) : undefined;
+  const onRun = (p: CheckProgress) => {
+    const line = formatCheckProgress(p, runs);
+    if (status !== undefined) status.show(line);
+    else process.stderr.write(`sharesink check: ${line}\n`);
+  };
+  if (interactive) status!.show('starting the first run…');
+  const report = await checkConnector({
+    worker,
+    connector,
+    idempotent: opts.idempotent === true,
+    runs,
+    ...(opts.timeLimit !== undefined
+      ? { timeLimitMs: positiveInt('--time-limit', opts.timeLimit) * 1000 }
+      : {}),
+    ...(opts.seed !== undefined ? { seed: Number(opts.seed) } : {}),
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
+    ...(opts.observer !== undefined ? { observer: await loadObserver(opts.observer) } : {}),
+    ...(opts.faults !== undefined ? { faults: faultList(opts.faults) } : {}),
+    lockMs: positiveInt('--lock-ms', opts.lockMs),
+    keepTopics: opts.keepTopics === true,
+    onRun,
+  });
+  status?.end();
+  const replay = [
+    'sharesink check',
+    workerFile,
+    connectorFile,
+    ...(opts.idempotent === true ? ['--idempotent'] : []),
+    ...(opts.faults !== undefined ? ['--faults', opts.faults] : []),
+    ...(opts.observer !== undefined ? ['--observer', opts.observer] : []),
+  ].join(' ');
+  const name = connector['name'] ?? connectorFile;
+  if (report.failure !== undefined) {
+    process.stdout.write(formatCheckFailure(name, report, replay, opts.idempotent === true));
+    process.exitCode = 1;
+  } else {
+    process.stdout.write(formatCheckSummary(name, report));
+  }
+}
+
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description(
+      "property-test a connector's delivery guarantees: the real runtime against the real broker under generated faults (kill -9, put failures, lock expiry, cut connections)",
+    )
+    .argument('<worker.properties>', 'worker config; its bootstrap.servers is the broker checked against')
+    .argument('<connector.properties>', 'the connector to check; each run gets its own topic and group')
+    .option(
+      '--idempotent',
+      'the connector claims a redelivered record is written once: fail on any duplicate',
+    )
+    .option('--runs <n>', 'generated runs', '20')
+    .option('--time-limit <seconds>', 'start no run (and no shrinking run) after this long')
+    .option('--seed <seed>', 'replay: the seed a failure printed')
+    .option('--path <path>', 'replay: the counter-example path a failure printed')
+    .option('--observer <module>', 'a module exporting observe(run) that reads what the sink holds')
+    .addOption(
+      new Option(
+        '--faults <kinds>',
+        `comma-separated fault kinds (default: all that apply): ${REAL_FAULT_KINDS.join(', ')}`,
+      ),
+    )
+    .option('--lock-ms <ms>', "share groups: the record lock of each run's group", '3000')
+    .option('--keep-topics', "keep each run's topic (default: deleted after the run)")
+    .option('--no-progress', 'no live status line, even on a terminal')
+    .action(async (workerFile: string, connectorFile: string, opts: CheckOptions) => {
+      try {
+        await check(workerFile, connectorFile, opts);
+      } catch (err) {
+        // a bad file: listed by main() as `validate` lists it, exit 2
+        if (err instanceof ConfigError) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        process.stderr.write(`sharesink check: ${message.replace(/^sharesink check: /, '')}\n`);
+        process.exitCode = err instanceof KitUsageError ? 2 : 1;
+      }
+      // a client's timer left behind must not keep the verdict from its exit code
+      process.exit(process.exitCode ?? 0);
+    });
+}

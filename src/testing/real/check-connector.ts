@@ -1,0 +1,241 @@
+/**
+ * `checkConnector`: the real-broker mode of the kit. Runs a connector in the real runtime (a
+ * `sharesink standalone` worker process with the kit's hook), against the real broker, one run after
+ * another under generated fault schedules, and checks each run's sink against what Kafka says was
+ * done. fast-check generates and shrinks the schedules; a failure is reported as the smallest schedule
+ * that still fails, with the records lost or duplicated and the seed and path that replay it.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import pino, { type Logger } from 'pino';
+import { compileConnectorConfig } from '../../config/compile-connector.js';
+import { compileWorkerConfig } from '../../config/compile-worker.js';
+import { SharesinkError } from '../../errors.js';
+import { KitUsageError } from '../usage.js';
+import { CheckCluster, valueShape } from './cluster-io.js';
+import { observerFor, type SinkObserver } from './observers.js';
+import { startRelay, type Relay } from './relay.js';
+import { runFailed, runOnce, type RunResult, type RunSetup } from './run.js';
+import { REAL_FAULT_KINDS, runScheduleArb, type RealFaultKind, type RunSchedule } from './schedule.js';
+
+// sources run under tsx in tests, as .js once built
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const HOOKED_CONNECTOR = new URL(`./hooked-connector${EXT}`, import.meta.url).href;
+
+export interface CheckConnectorOptions {
+  /** Worker properties, as in a worker.properties file (bootstrap.servers, converters, …). */
+  readonly worker: Readonly<Record<string, string>>;
+  /** Connector properties; `topics` and the group are replaced by fresh ones for each run. */
+  readonly connector: Readonly<Record<string, string>>;
+  /** The connector claims a redelivered record is written once: a record written twice fails the check. */
+  readonly idempotent?: boolean;
+  /** Generated runs. Default 20. */
+  readonly runs?: number;
+  /** Stops starting new runs (and shrinking) after this long; the runs done so far are the result. */
+  readonly timeLimitMs?: number;
+  /** Replays a reported failure: its seed and path. */
+  readonly seed?: number;
+  readonly path?: string;
+  /** Reads the sink; default: the built-in observer of the connector class (file, PostgreSQL). */
+  readonly observer?: SinkObserver;
+  /** Fault kinds to inject. Default: all that apply to the connector's group protocol. */
+  readonly faults?: readonly RealFaultKind[];
+  /** Share groups: the record lock of each run's group, ms. Default 3000. */
+  readonly lockMs?: number;
+  /** Most records per step (default 8), steps per run (default 4), partitions of a run's topic (default 2). */
+  readonly maxRecordsPerStep?: number;
+  readonly maxSteps?: number;
+  readonly maxPartitions?: number;
+  /** Schedules run before the generated ones (they count in `runs`), e.g. a reported failure's. */
+  readonly examples?: readonly RunSchedule[];
+  /** Where relative connector.class and observer paths resolve. Default process.cwd(). */
+  readonly cwd?: string;
+  /** Where runs keep their worker logs and properties. Default: a new temporary directory. */
+  readonly dir?: string;
+  /** Keep each run's topic (default: deleted after the run). */
+  readonly keepTopics?: boolean;
+  readonly logger?: Logger;
+  /** Called after every run (shrinking runs included). */
+  readonly onRun?: (progress: CheckProgress) => void;
+}
+
+export interface CheckProgress {
+  readonly phase: 'run' | 'shrink';
+  readonly run: RunResult;
+  readonly runs: number;
+  readonly shrinks: number;
+  readonly faults: Readonly<Partial<Record<RealFaultKind, number>>>;
+  readonly elapsedMs: number;
+}
+
+export interface CheckConnectorFailure {
+  /** The shrunk schedule that fails. */
+  readonly schedule: RunSchedule;
+  readonly run: RunResult;
+  /** fast-check's seed and counter-example path: pass both back to replay it. */
+  readonly seed: number;
+  readonly path: string | undefined;
+}
+
+export interface CheckConnectorReport {
+  readonly ok: boolean;
+  /** Generated runs done (shrinking runs not counted). */
+  readonly runs: number;
+  readonly shrinks: number;
+  /** Faults that fired, per kind, over every run. */
+  readonly faults: Readonly<Record<RealFaultKind, number>>;
+  /** Fault kinds that were asked for. */
+  readonly faultKinds: readonly RealFaultKind[];
+  readonly recordsChecked: number;
+  readonly elapsedMs: number;
+  readonly seed: number;
+  /** The time limit ended the check before `runs` runs. */
+  readonly interrupted: boolean;
+  readonly dir: string;
+  readonly failure?: CheckConnectorFailure;
+}
+
+const key = (s: RunSchedule): string => JSON.stringify(s);
+
+export async function checkConnector(options: CheckConnectorOptions): Promise<CheckConnectorReport> {
+  const started = Date.now();
+  const cwd = options.cwd ?? process.cwd();
+  const logger = options.logger ?? pino({ level: 'warn' });
+  const workerConfig = compileWorkerConfig(options.worker);
+  const compiled = compileConnectorConfig(options.connector, workerConfig, { cwd });
+  const innerClass = options.connector['connector.class'];
+  if (innerClass === undefined)
+    throw new KitUsageError('sharesink check: the connector has no connector.class');
+  const observer = observerFor(innerClass, options.observer);
+  const share = compiled.groupProtocol === 'share';
+  const applicable = REAL_FAULT_KINDS.filter((k) => share || k !== 'lock-expiry');
+  const faultKinds = options.faults ?? applicable;
+  const refused = faultKinds.filter((k) => !applicable.includes(k));
+  if (refused.length > 0)
+    throw new KitUsageError(
+      `sharesink check: ${refused.join(', ')} does not apply to ${compiled.groupProtocol} groups`,
+    );
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'sharesink-check-'));
+  const nonce = `check-${compiled.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(3).toString('hex')}`;
+
+  const cluster = new CheckCluster(workerConfig, logger);
+  const relays: Relay[] = [];
+  const faults = Object.fromEntries(REAL_FAULT_KINDS.map((k) => [k, 0])) as Record<RealFaultKind, number>;
+  const results = new Map<string, RunResult>();
+  let runs = 0;
+  let shrinks = 0;
+  let recordsChecked = 0;
+  let failedOnce = false;
+  let broken: unknown;
+  let interrupted = false;
+  const deadline = options.timeLimitMs === undefined ? undefined : started + options.timeLimitMs;
+  try {
+    await cluster.connect().catch((cause: unknown) => {
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new SharesinkError(
+        'SHARESINK_CHECK_RUN_FAILED',
+        `sharesink check: cannot reach the broker at ${workerConfig.bootstrapServers.join(',')} (bootstrap.servers of the worker config): ${why}`,
+        { cause },
+      );
+    });
+    const redirects: Record<string, number> = {};
+    for (const b of await cluster.brokers()) {
+      const relay = await startRelay(b);
+      relays.push(relay);
+      redirects[`${b.host}:${b.port}`] = relay.port;
+      if (b.host === '127.0.0.1' || b.host === 'localhost')
+        redirects[`${b.host === 'localhost' ? '127.0.0.1' : 'localhost'}:${b.port}`] ??= relay.port;
+    }
+    const lockMs = options.lockMs ?? 3000;
+    const setup: RunSetup = {
+      dir,
+      cwd,
+      worker: options.worker,
+      connector: options.connector,
+      compiled,
+      hookedClass: HOOKED_CONNECTOR,
+      cluster,
+      relays,
+      redirects,
+      observer,
+      idempotent: options.idempotent ?? false,
+      shape: valueShape(options.worker, options.connector),
+      nonce,
+      lockMs,
+      fireTimeoutMs: 15_000,
+      drainTimeoutMs: 30_000 + 3 * lockMs,
+      startTimeoutMs: 60_000,
+      keepTopics: options.keepTopics ?? false,
+    };
+    const arb = runScheduleArb({
+      faults: faultKinds,
+      maxRecordsPerStep: options.maxRecordsPerStep,
+      maxSteps: options.maxSteps,
+      maxPartitions: options.maxPartitions,
+    });
+    let index = 0;
+    const property = fc.asyncProperty(arb, async (schedule) => {
+      if (broken !== undefined) return true; // the check is over: see below
+      // fast-check's own time limit races a run it would then leave running: the limit is checked here,
+      // before a run; past it every remaining run (and shrinking run) passes without running
+      if (deadline !== undefined && Date.now() > deadline) {
+        interrupted = true;
+        return true;
+      }
+      const phase = failedOnce ? 'shrink' : 'run';
+      let run: RunResult;
+      try {
+        run = await runOnce(setup, ++index, schedule);
+      } catch (err) {
+        broken = err; // not the connector's failure: ends the check, never shrunk
+        return true;
+      }
+      if (phase === 'run') runs++;
+      else shrinks++;
+      recordsChecked += run.records;
+      for (const [k, n] of Object.entries(run.fired)) faults[k as RealFaultKind] += n;
+      results.set(key(schedule), run);
+      const failed = runFailed(run);
+      if (failed) failedOnce = true;
+      options.onRun?.({ phase, run, runs, shrinks, faults, elapsedMs: Date.now() - started });
+      return !failed;
+    });
+    const details = await fc.check(property, {
+      numRuns: options.runs ?? 20,
+      examples: (options.examples ?? []).map((e) => [e] as [RunSchedule]),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.path !== undefined ? { path: options.path } : {}),
+    });
+    if (broken !== undefined) throw broken;
+    const counterexample = details.counterexample?.[0];
+    const run = counterexample === undefined ? undefined : results.get(key(counterexample));
+    return {
+      ok: !details.failed,
+      runs,
+      shrinks,
+      faults,
+      faultKinds,
+      recordsChecked,
+      elapsedMs: Date.now() - started,
+      seed: details.seed,
+      interrupted,
+      dir,
+      ...(counterexample !== undefined && run !== undefined
+        ? {
+            failure: {
+              schedule: counterexample,
+              run,
+              seed: details.seed,
+              path: details.counterexamplePath ?? undefined,
+            },
+          }
+        : {}),
+    };
+  } finally {
+    await Promise.all(relays.map((r) => r.close()));
+    await cluster.close();
+  }
+}
