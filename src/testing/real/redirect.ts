@@ -1,6 +1,6 @@
 /**
  * Inside the worker process the kit starts: every TCP connection to a broker address goes to the
- * kit's relay for that broker instead (ADR 0017). Brokers advertise their own addresses in metadata,
+ * kit's relay for that broker instead (ADR 0018). Brokers advertise their own addresses in metadata,
  * so pointing `bootstrap.servers` at a relay is not enough; redirecting at connect time catches every
  * client in the process (the share consumer's wire layer, kafkajs's classic consumer, admin and
  * producers) without touching them.

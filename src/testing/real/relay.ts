@@ -1,5 +1,5 @@
 /**
- * The TCP relay the kit puts between a worker and one broker (ADR 0017): it forwards bytes both ways
+ * The TCP relay the kit puts between a worker and one broker (ADR 0018): it forwards bytes both ways
  * and can cut every connection (and refuse new ones) for a while, or hold every chunk back by a delay.
  * Counts what it did, so a fault is only reported as injected when it touched a connection.
  */

@@ -252,8 +252,9 @@ function runConnector(setup: RunSetup, topic: string, schedule: RunSchedule): Re
     // a record redelivered after every fault of a run must not be archived for it
     c['share.group.share.delivery.count.limit'] ??= '10';
     c['share.lock.renewal'] = schedule.lockRenewal;
-  } else {
-    // a killed member's partitions come back after its session times out
+  } else if (setup.compiled.groupProtocol === 'classic') {
+    // a killed member's partitions come back after its session times out (a consumer-protocol group's
+    // session timeout is the broker's group config, group.consumer.session.timeout.ms, not the client's)
     c['consumer.override.session.timeout.ms'] ??= '6000';
     c['consumer.override.heartbeat.interval.ms'] ??= '1000';
   }
