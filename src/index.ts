@@ -77,6 +77,8 @@ export {
 export type { ShareGroupsUnavailableReason, KafkaResourceType } from './kafka/errors/cluster-errors.js';
 export { KafkaAuthenticationError, SaslRequiredError } from './kafka/errors/auth-errors.js';
 export { KafkaTlsError } from './kafka/errors/tls-errors.js';
+export { ConsumerGroupRefusedError } from './kafka/consumer/group-errors.js';
+export type { ConsumerGroupRefusal } from './kafka/consumer/group-errors.js';
 export type { TlsFailureReason } from './kafka/errors/tls-errors.js';
 export { TaskFailedError } from './actors/errors/task-failed.js';
 export { RestError } from './rest/server/errors.js';
