@@ -8,7 +8,12 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { loadConnectorConfig, loadWorkerConfig } from '../config/index.js';
 import { ConfigError } from '../errors.js';
-import { checkConnector, type CheckProgress } from '../testing/real/check-connector.js';
+import {
+  checkConnector,
+  DEFAULT_LOCK_MS,
+  DEFAULT_PARALLEL,
+  type CheckProgress,
+} from '../testing/real/check-connector.js';
 import { loadObserver } from '../testing/real/observers.js';
 import { REAL_FAULT_KINDS, type RealFaultKind } from '../testing/real/schedule.js';
 import { KitUsageError } from '../testing/usage.js';
@@ -25,6 +30,7 @@ interface CheckOptions {
   observer?: string;
   faults?: string;
   lockMs: string;
+  parallel: string;
   keepTopics?: boolean;
   progress?: boolean;
 }
@@ -32,6 +38,12 @@ interface CheckOptions {
 function positiveInt(name: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0) throw new KitUsageError(`${name} must be a whole number, not ${text}`);
+  return n;
+}
+
+function atLeastOne(name: string, text: string): number {
+  const n = positiveInt(name, text);
+  if (n < 1) throw new KitUsageError(`${name} must be 1 or more, not ${text}`);
   return n;
 }
 
@@ -76,6 +88,7 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     ...(opts.observer !== undefined ? { observer: await loadObserver(opts.observer) } : {}),
     ...(opts.faults !== undefined ? { faults: faultList(opts.faults) } : {}),
     lockMs: positiveInt('--lock-ms', opts.lockMs),
+    parallel: atLeastOne('--parallel', opts.parallel),
     keepTopics: opts.keepTopics === true,
     onRun,
   });
@@ -120,7 +133,12 @@ export function registerCheck(program: Command): void {
         `comma-separated fault kinds (default: all that apply): ${REAL_FAULT_KINDS.join(', ')}`,
       ),
     )
-    .option('--lock-ms <ms>', "share groups: the record lock of each run's group", '3000')
+    .option(
+      '--parallel <n>',
+      'runs at once, each with its own topic, group and worker process (shrinking runs one at a time)',
+      String(DEFAULT_PARALLEL),
+    )
+    .option('--lock-ms <ms>', "share groups: the record lock of each run's group", String(DEFAULT_LOCK_MS))
     .option('--keep-topics', "keep each run's topic (default: deleted after the run)")
     .option('--no-progress', 'no live status line, even on a terminal')
     .action(async (workerFile: string, connectorFile: string, opts: CheckOptions) => {

@@ -17,7 +17,7 @@ import { SharesinkError } from '../../errors.js';
 import { KitUsageError } from '../usage.js';
 import { CheckCluster, valueShape } from './cluster-io.js';
 import { observerFor, type SinkObserver } from './observers.js';
-import { startRelay, type Relay } from './relay.js';
+import { generatedSchedules, runInPool } from './parallel.js';
 import { runFailed, runOnce, type RunResult, type RunSetup } from './run.js';
 import { REAL_FAULT_KINDS, runScheduleArb, type RealFaultKind, type RunSchedule } from './schedule.js';
 
@@ -43,7 +43,12 @@ export interface CheckConnectorOptions {
   readonly observer?: SinkObserver;
   /** Fault kinds to inject. Default: all that apply to the connector's group protocol. */
   readonly faults?: readonly RealFaultKind[];
-  /** Share groups: the record lock of each run's group, ms. Default 3000. */
+  /**
+   * Runs at once (each has its own topic, group, worker process, relays and control files). Default 2.
+   * Shrinking always runs one run at a time.
+   */
+  readonly parallel?: number;
+  /** Share groups: the record lock of each run's group, ms. Default 2000. */
   readonly lockMs?: number;
   /** Most records per step (default 8), steps per run (default 4), partitions of a run's topic (default 2). */
   readonly maxRecordsPerStep?: number;
@@ -100,6 +105,15 @@ export interface CheckConnectorReport {
 
 const key = (s: RunSchedule): string => JSON.stringify(s);
 
+/**
+ * Runs at once by default: a run spends most of its time waiting (a worker process starting, a lock
+ * expiring after a kill), so 2 overlapping runs nearly halve a check even on a 2-core machine; more
+ * adds worker start-ups competing for the same cores (see docs/testing-kit.md).
+ */
+export const DEFAULT_PARALLEL = 2;
+/** A share group's record lock in a run: what a killed worker's records wait before redelivery. */
+export const DEFAULT_LOCK_MS = 2000;
+
 export async function checkConnector(options: CheckConnectorOptions): Promise<CheckConnectorReport> {
   const started = Date.now();
   const cwd = options.cwd ?? process.cwd();
@@ -122,7 +136,6 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
   const nonce = `check-${compiled.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(3).toString('hex')}`;
 
   const cluster = new CheckCluster(workerConfig, logger);
-  const relays: Relay[] = [];
   const faults = Object.fromEntries(REAL_FAULT_KINDS.map((k) => [k, 0])) as Record<RealFaultKind, number>;
   const results = new Map<string, RunResult>();
   let runs = 0;
@@ -141,15 +154,8 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
         { cause },
       );
     });
-    const redirects: Record<string, number> = {};
-    for (const b of await cluster.brokers()) {
-      const relay = await startRelay(b);
-      relays.push(relay);
-      redirects[`${b.host}:${b.port}`] = relay.port;
-      if (b.host === '127.0.0.1' || b.host === 'localhost')
-        redirects[`${b.host === 'localhost' ? '127.0.0.1' : 'localhost'}:${b.port}`] ??= relay.port;
-    }
-    const lockMs = options.lockMs ?? 3000;
+    const brokers = await cluster.brokers();
+    const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
     const setup: RunSetup = {
       dir,
       cwd,
@@ -158,8 +164,7 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
       compiled,
       hookedClass: HOOKED_CONNECTOR,
       cluster,
-      relays,
-      redirects,
+      brokers,
       observer,
       idempotent: options.idempotent ?? false,
       shape: valueShape(options.worker, options.connector),
@@ -177,36 +182,63 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
       maxPartitions: options.maxPartitions,
     });
     let index = 0;
-    const property = fc.asyncProperty(arb, async (schedule) => {
-      if (broken !== undefined) return true; // the check is over: see below
-      // fast-check's own time limit races a run it would then leave running: the limit is checked here,
-      // before a run; past it every remaining run (and shrinking run) passes without running
-      if (deadline !== undefined && Date.now() > deadline) {
-        interrupted = true;
-        return true;
-      }
-      const phase = failedOnce ? 'shrink' : 'run';
-      let run: RunResult;
-      try {
-        run = await runOnce(setup, ++index, schedule);
-      } catch (err) {
-        broken = err; // not the connector's failure: ends the check, never shrunk
-        return true;
-      }
+    // fast-check's own time limit races a run it would then leave running: the limit is checked here,
+    // before a run; past it every remaining run (and shrinking run) passes without running
+    const pastDeadline = (): boolean => {
+      if (deadline === undefined || Date.now() <= deadline) return false;
+      interrupted = true;
+      return true;
+    };
+    const execute = async (schedule: RunSchedule, phase: 'run' | 'shrink'): Promise<RunResult> => {
+      const run = await runOnce(setup, ++index, schedule);
       if (phase === 'run') runs++;
       else shrinks++;
       recordsChecked += run.records;
       for (const [k, n] of Object.entries(run.fired)) faults[k as RealFaultKind] += n;
       results.set(key(schedule), run);
+      options.onRun?.({ phase, run, runs, shrinks, faults, elapsedMs: Date.now() - started });
+      return run;
+    };
+    const numRuns = options.runs ?? 20;
+    const examples = (options.examples ?? []).map((e) => [e] as [RunSchedule]);
+    const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
+    // a path replays one counter-example and its shrinking: nothing to run side by side
+    if (options.path === undefined) {
+      const schedules = await generatedSchedules(arb, { numRuns, seed, examples });
+      let failed = false;
+      await runInPool(
+        schedules,
+        options.parallel ?? DEFAULT_PARALLEL,
+        () => !failed && !pastDeadline(),
+        async (schedule) => {
+          if (runFailed(await execute(schedule, 'run'))) failed = true;
+        },
+      ).catch((err: unknown) => {
+        broken = err; // not the connector's failure: ends the check, never shrunk
+      });
+      if (broken !== undefined) throw broken;
+    }
+    const property = fc.asyncProperty(arb, async (schedule) => {
+      if (broken !== undefined) return true; // the check is over: see below
+      // run already (side by side, or an earlier shrinking step): its verdict, not a second run
+      let run = results.get(key(schedule));
+      if (run === undefined) {
+        if (pastDeadline()) return true;
+        try {
+          run = await execute(schedule, failedOnce ? 'shrink' : 'run');
+        } catch (err) {
+          broken = err; // not the connector's failure: ends the check, never shrunk
+          return true;
+        }
+      }
       const failed = runFailed(run);
       if (failed) failedOnce = true;
-      options.onRun?.({ phase, run, runs, shrinks, faults, elapsedMs: Date.now() - started });
       return !failed;
     });
     const details = await fc.check(property, {
-      numRuns: options.runs ?? 20,
-      examples: (options.examples ?? []).map((e) => [e] as [RunSchedule]),
-      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      numRuns,
+      examples,
+      seed,
       ...(options.path !== undefined ? { path: options.path } : {}),
     });
     if (broken !== undefined) throw broken;
@@ -235,7 +267,6 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
         : {}),
     };
   } finally {
-    await Promise.all(relays.map((r) => r.close()));
     await cluster.close();
   }
 }

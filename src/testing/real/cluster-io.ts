@@ -63,8 +63,11 @@ async function retried<T>(call: () => Promise<T>): Promise<T> {
 export class CheckCluster {
   readonly #admin: Admin;
   readonly #kafka: Kafka;
-  /** One producer per run's topic: kafkajs refreshes the metadata of every topic a producer sent to, deleted ones too. */
-  #producer: { topic: string; producer: Producer } | undefined;
+  /**
+   * One producer per run's topic (runs overlap with `parallel`): kafkajs refreshes the metadata of
+   * every topic a producer sent to, deleted ones too. release() ends a run's.
+   */
+  readonly #producers = new Map<string, Promise<Producer>>();
   readonly #offsets: ConnectorOffsetsService;
 
   constructor(
@@ -172,14 +175,21 @@ export class CheckCluster {
 
   /** A new topic's partitions can take a moment to be known to every broker. */
   async #send(topic: string, messages: Message[]): Promise<RecordMetadata[]> {
-    if (this.#producer?.topic !== topic) {
-      await this.#producer?.producer.disconnect().catch(() => undefined);
+    let connected = this.#producers.get(topic);
+    if (connected === undefined) {
       const producer = this.#kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
-      this.#producer = { topic, producer };
-      await producer.connect();
+      connected = producer.connect().then(() => producer);
+      this.#producers.set(topic, connected);
     }
-    const { producer } = this.#producer;
+    const producer = await connected;
     return retried(() => producer.send({ topic, acks: -1, messages }));
+  }
+
+  /** Ends the producer of a run's topic (the run is over). */
+  async release(topic: string): Promise<void> {
+    const connected = this.#producers.get(topic);
+    this.#producers.delete(topic);
+    await connected?.then((p) => p.disconnect()).catch(() => undefined);
   }
 
   /**
@@ -222,7 +232,7 @@ export class CheckCluster {
   }
 
   async close(): Promise<void> {
-    await this.#producer?.producer.disconnect().catch(() => undefined);
+    await Promise.all([...this.#producers.keys()].map((t) => this.release(t)));
     await this.#admin.disconnect().catch(() => undefined);
   }
 }

@@ -97,3 +97,27 @@ export async function startRelay(target: { host: string; port: number }): Promis
     },
   };
 }
+
+/**
+ * One relay per broker for one run, and the redirects that send the run's worker through them: runs
+ * that overlap (`parallel`) each cut and delay only their own worker's connections.
+ */
+export async function startRelays(
+  brokers: ReadonlyArray<{ host: string; port: number }>,
+): Promise<{ relays: Relay[]; redirects: Record<string, number> }> {
+  const relays: Relay[] = [];
+  const redirects: Record<string, number> = {};
+  try {
+    for (const b of brokers) {
+      const relay = await startRelay(b);
+      relays.push(relay);
+      redirects[`${b.host}:${b.port}`] = relay.port;
+      if (b.host === '127.0.0.1' || b.host === 'localhost')
+        redirects[`${b.host === 'localhost' ? '127.0.0.1' : 'localhost'}:${b.port}`] ??= relay.port;
+    }
+  } catch (err) {
+    await Promise.all(relays.map((r) => r.close()));
+    throw err;
+  }
+  return { relays, redirects };
+}

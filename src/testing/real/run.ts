@@ -11,8 +11,7 @@ import type { ConnectorConfig } from '../../config/types.js';
 import type { CheckCluster, ProducedRecord, ValueShape } from './cluster-io.js';
 import { armCommand, disarmCommand, readSignals, type PutAction, type Signal } from './control.js';
 import { countIds, type SinkObserver } from './observers.js';
-import type { RedirectMap } from './redirect.js';
-import type { Relay } from './relay.js';
+import { startRelays } from './relay.js';
 import type { RealFaultKind, RunSchedule, RunStep } from './schedule.js';
 import { startCheckWorker, type CheckWorker } from './worker-process.js';
 
@@ -26,8 +25,8 @@ export interface RunSetup {
   readonly compiled: ConnectorConfig;
   readonly hookedClass: string;
   readonly cluster: CheckCluster;
-  readonly relays: readonly Relay[];
-  readonly redirects: RedirectMap;
+  /** The brokers a run's relays stand in front of (each run has its own relays). */
+  readonly brokers: ReadonlyArray<{ host: string; port: number }>;
   readonly observer: SinkObserver;
   readonly idempotent: boolean;
   readonly shape: ValueShape;
@@ -95,7 +94,7 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
       worker: setup.worker,
       connector,
       innerClass: setup.connector['connector.class']!,
-      redirects: setup.redirects,
+      redirects,
       startTimeoutMs: setup.startTimeoutMs,
     });
   };
@@ -106,8 +105,10 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
   };
   const count = (kind: RealFaultKind) => (fired[kind] = (fired[kind] ?? 0) + 1);
 
-  await setup.cluster.createTopic(topic, schedule.partitions);
+  // this run's own relays: a cut or delay of one run never touches another's worker
+  const { relays, redirects } = await startRelays(setup.brokers);
   try {
+    await setup.cluster.createTopic(topic, schedule.partitions);
     await running();
     for (const step of schedule.steps) await runStep(step);
     await drain();
@@ -122,7 +123,8 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     return verdict(counts, await setup.cluster.doneOffsets(compiled, topic), deadLettered);
   } finally {
     await worker?.kill9();
-    for (const r of setup.relays) r.setDelay(0);
+    await Promise.all(relays.map((r) => r.close()));
+    await setup.cluster.release(topic);
     if (!setup.keepTopics) await setup.cluster.deleteTopic(topic);
   }
 
@@ -138,18 +140,18 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     if (f.kind === 'none') return produce(step.records);
     if (f.kind === 'connection-cut') {
       await produce(step.records);
-      const before = setup.relays.reduce((n, r) => n + r.connectionsCut, 0);
-      await Promise.all(setup.relays.map((r) => r.cut(f.ms)));
-      if (setup.relays.reduce((n, r) => n + r.connectionsCut, 0) > before) count(f.kind);
+      const before = relays.reduce((n, r) => n + r.connectionsCut, 0);
+      await Promise.all(relays.map((r) => r.cut(f.ms)));
+      if (relays.reduce((n, r) => n + r.connectionsCut, 0) > before) count(f.kind);
       return;
     }
     if (f.kind === 'connection-delay') {
-      const before = setup.relays.reduce((n, r) => n + r.chunksDelayed, 0);
-      for (const r of setup.relays) r.setDelay(f.ms);
+      const before = relays.reduce((n, r) => n + r.chunksDelayed, 0);
+      for (const r of relays) r.setDelay(f.ms);
       await produce(step.records);
       await sleep(Math.max(f.ms * 2, 500));
-      for (const r of setup.relays) r.setDelay(0);
-      if (setup.relays.reduce((n, r) => n + r.chunksDelayed, 0) > before) count(f.kind);
+      for (const r of relays) r.setDelay(0);
+      if (relays.reduce((n, r) => n + r.chunksDelayed, 0) > before) count(f.kind);
       return;
     }
     const action = ACTION[f.kind]!;
@@ -161,7 +163,7 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     };
     armCommand(dir, command);
     // the ack or commit after this put is held in the relays: the kill lands while it is in flight
-    if (f.kind === 'kill-during-commit') for (const r of setup.relays) r.setDelay(400);
+    if (f.kind === 'kill-during-commit') for (const r of relays) r.setDelay(400);
     await produce(step.records);
     const wait = setup.fireTimeoutMs + (action === 'slow' ? command.slowMs! : 0);
     const gone = () => w.exitCode() !== undefined;
@@ -170,13 +172,13 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
     if (signal === undefined && !disarmCommand(dir))
       signal = await waitForSignal(dir, command.seq, wait, gone);
     if (signal === undefined) {
-      for (const r of setup.relays) r.setDelay(0);
+      for (const r of relays) r.setDelay(0);
       return;
     }
     count(f.kind);
     if (KILLS.has(f.kind)) {
       await w.kill9();
-      for (const r of setup.relays) r.setDelay(0);
+      for (const r of relays) r.setDelay(0);
       worker = await start();
     }
   }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { armCommand, claimCommand, readSignals, sendSignal } from '../../../../src/testing/real/control.js';
 import { countIds, observerFor } from '../../../../src/testing/real/observers.js';
-import { startRelay, type Relay } from '../../../../src/testing/real/relay.js';
+import { startRelay, startRelays, type Relay } from '../../../../src/testing/real/relay.js';
 import { formatRunSchedule } from '../../../../src/testing/real/schedule.js';
 
 describe('formatRunSchedule', () => {
@@ -94,5 +94,31 @@ describe('relay', () => {
     await r.cut(50);
     await closed;
     expect(r.connectionsCut).toBe(1);
+  });
+
+  it("each run's relays are its own: one run's cut leaves another run's connections alone", async () => {
+    const r = await setup();
+    const target = r.target;
+    const a = await startRelays([target]);
+    const b = await startRelays([target]);
+    try {
+      expect(a.redirects[`127.0.0.1:${target.port}`]).toBe(a.relays[0]!.port);
+      expect(a.redirects[`localhost:${target.port}`]).toBe(a.relays[0]!.port);
+      expect(b.relays[0]!.port).not.toBe(a.relays[0]!.port);
+      const inA = await roundTrip(a.relays[0]!.port, 'a');
+      const inB = await roundTrip(b.relays[0]!.port, 'b');
+      const closedA = new Promise((resolve) => inA.socket.once('close', resolve));
+      await a.relays[0]!.cut(20);
+      await closedA;
+      inB.socket.write('still');
+      const still = await new Promise<string>((resolve) =>
+        inB.socket.once('data', (d) => resolve(d.toString())),
+      );
+      expect(still).toBe('still');
+      expect(b.relays[0]!.connectionsCut).toBe(0);
+      inB.socket.destroy();
+    } finally {
+      await Promise.all([...a.relays, ...b.relays].map((x) => x.close()));
+    }
   });
 });
