@@ -172,9 +172,13 @@ describe('distributed mode: operations endpoints', () => {
     );
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const failed = await until(
-      'both tasks of late FAILED',
+      'both tasks of late FAILED, the connector assigned',
       lateStatus,
-      (st) => st?.tasks.length === 2 && st.tasks.every((t) => t.state === 'FAILED'),
+      // the tasks' statuses can be read before the connector's own (UNASSIGNED until its worker writes it)
+      (st) =>
+        st?.tasks.length === 2 &&
+        st.tasks.every((t) => t.state === 'FAILED') &&
+        st.connector.state !== 'UNASSIGNED',
       30_000,
     );
     // one worker holds the connector and a task: before, its only task failing failed the connector too
