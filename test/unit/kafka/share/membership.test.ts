@@ -153,3 +153,44 @@ describe('Membership leave', () => {
     );
   });
 });
+
+describe('Membership and a request that never answers', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('a heartbeat lost with its connection is given up after heartbeatDeadlineMs and sent again: the partitions arrive', async () => {
+    const { transport, beats } = coordinator({ intervalMs: 1000, assignAfterMs: 500 });
+    const answering = transport.heartbeat.bind(transport);
+    let hung = 0;
+    // the first heartbeat after joining goes out on a connection that dies without an answer
+    transport.heartbeat = (node, req) => {
+      if (req.memberEpoch !== 0 && hung === 0) {
+        hung++;
+        return new Promise<ShareGroupHeartbeatResponse>(() => undefined);
+      }
+      return answering(node, req);
+    };
+    const assignments: ShareTopicPartitions[][] = [];
+    const m = new Membership({
+      groupId: 'g',
+      memberId: 'm',
+      rackId: null,
+      transport,
+      logger: pino({ level: 'silent' }),
+      onAssignment: (a) => assignments.push(a),
+      onFatal: (e) => {
+        throw e;
+      },
+      heartbeatDeadlineMs: 3000,
+    });
+    m.subscribe(['t']);
+    await vi.advanceTimersByTimeAsync(2000);
+    // joined with no partitions; the next heartbeat hangs
+    expect(hung).toBe(1);
+    expect(assignments.flat().flatMap((t) => t.partitions)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(assignments.at(-1)).toEqual([{ topicId: TOPIC, partitions: [0, 1] }]);
+    expect(beats.length).toBeGreaterThanOrEqual(2);
+    await m.leave();
+  });
+});
