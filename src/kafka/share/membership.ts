@@ -33,8 +33,7 @@ export interface MembershipOptions {
   readonly retryBackoffMaxMs?: number;
   /**
    * The longest a coordinator lookup or a heartbeat may go unanswered before the member gives it up
-   * and tries again (default three heartbeat intervals, 5 to 30 s: an answer later than that comes
-   * too late to keep the session, whose timeout is a few intervals). A request on a connection
+   * and tries again (default 30 000, the Java client's request.timeout.ms). A request on a connection
    * that died without an answer must not end the heartbeat loop: the member would keep its empty first
    * assignment for good.
    */
@@ -201,7 +200,7 @@ export class Membership {
 
   /** `request`, or a retriable timeout after `heartbeatDeadlineMs`; a late answer is ignored. */
   private answeredInTime<T>(request: Promise<T>, api: string): Promise<T> {
-    const ms = this.opts.heartbeatDeadlineMs ?? Math.min(30_000, Math.max(5_000, 3 * this.intervalMs));
+    const ms = this.opts.heartbeatDeadlineMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
