@@ -12,7 +12,7 @@
  * joining or of a subscription change, the member asks every {@link EARLY_HEARTBEAT_MS} instead.
  */
 import type { Logger } from 'pino';
-import { KafkaError, KafkaErrorCode, KafkaRequestTimeoutError } from '../errors/kafka-errors.js';
+import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
 import { failureFields } from '../errors/failure-reason.js';
 import type { ShareTopicPartitions } from '../protocol/messages/share-group-heartbeat.js';
 import { StillWaiting } from '../../observability/still-waiting.js';
@@ -31,13 +31,6 @@ export interface MembershipOptions {
   /** Backoff after a retriable failure; doubles up to `retryBackoffMaxMs`. */
   readonly retryBackoffMs?: number;
   readonly retryBackoffMaxMs?: number;
-  /**
-   * The longest a coordinator lookup or a heartbeat may go unanswered before the member gives it up
-   * and tries again (default 30 000, the Java client's request.timeout.ms). A request on a connection
-   * that died without an answer must not end the heartbeat loop: the member would keep its empty first
-   * assignment for good.
-   */
-  readonly heartbeatDeadlineMs?: number;
 }
 
 /** Heartbeat period while the member waits for its first partitions (see the module comment). */
@@ -155,21 +148,15 @@ export class Membership {
     this.subscriptionChanged = false;
     let node: number;
     try {
-      node = await this.answeredInTime(
-        transport.groupCoordinator(groupId, this.refreshCoordinator),
-        'FindCoordinator',
-      );
+      node = await transport.groupCoordinator(groupId, this.refreshCoordinator);
       this.refreshCoordinator = false;
-      const res = await this.answeredInTime(
-        transport.heartbeat(node, {
-          groupId,
-          memberId,
-          memberEpoch: this.epoch,
-          rackId: this.epoch === 0 ? this.opts.rackId : null,
-          subscribedTopicNames: sendSubscription ? this.subscription : null,
-        }),
-        'ShareGroupHeartbeat',
-      );
+      const res = await transport.heartbeat(node, {
+        groupId,
+        memberId,
+        memberEpoch: this.epoch,
+        rackId: this.epoch === 0 ? this.opts.rackId : null,
+        subscribedTopicNames: sendSubscription ? this.subscription : null,
+      });
       if (res.errorCode !== 0) {
         if (sendSubscription) this.subscriptionChanged = true;
         this.onError(
@@ -196,27 +183,6 @@ export class Membership {
       if (sendSubscription) this.subscriptionChanged = true;
       this.onError(err as Error);
     }
-  }
-
-  /** `request`, or a retriable timeout after `heartbeatDeadlineMs`; a late answer is ignored. */
-  private answeredInTime<T>(request: Promise<T>, api: string): Promise<T> {
-    const ms = this.opts.heartbeatDeadlineMs ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new KafkaRequestTimeoutError(
-              `the coordinator of group ${this.opts.groupId}`,
-              `${api} had no answer in ${ms} ms; asking again`,
-            ),
-          ),
-        ms,
-      );
-      timer.unref?.();
-    });
-    request.catch(() => undefined); // an answer after the deadline, failed or not, is not waited for
-    return Promise.race([request, late]).finally(() => clearTimeout(timer));
   }
 
   /** The regular interval, or the early period while the member waits for partitions (module comment). */
