@@ -232,24 +232,12 @@ export async function sharesinkStandalone(o: {
     }),
   );
   writeFileSync(connector, props(o.connector));
-  const bin = path.join(ROOT, 'src/cli/bin.ts');
-  const args = [
-    '--import',
-    'tsx',
-    bin,
-    'standalone',
-    worker,
-    connector,
-    '--log-level',
-    'info',
-    '--no-progress',
-  ];
-  const p = launch('sharesink-standalone', process.execPath, args, {
-    dir: o.dir,
-    url: `http://127.0.0.1:${port}`,
-  });
-  await waitForRest(p);
-  return p;
+  return launchSharesink(
+    'sharesink-standalone',
+    ['standalone', worker, connector, '--no-progress'],
+    o.dir,
+    port,
+  );
 }
 
 /** One `sharesink distributed` worker of the group `groupId`, REST on a free port. */
@@ -277,12 +265,14 @@ export async function sharesinkDistributedWorker(o: {
       ...o.extra,
     }),
   );
+  return launchSharesink(`sharesink-worker-${o.name}`, ['distributed', file], o.dir, port);
+}
+
+/** The sharesink CLI from the sources (`sharesink <command…>`, info logs), once its REST API answers. */
+async function launchSharesink(name: string, command: string[], dir: string, port: number): Promise<Proc> {
   const bin = path.join(ROOT, 'src/cli/bin.ts');
-  const args = ['--import', 'tsx', bin, 'distributed', file, '--log-level', 'info'];
-  const p = launch(`sharesink-worker-${o.name}`, process.execPath, args, {
-    dir: o.dir,
-    url: `http://127.0.0.1:${port}`,
-  });
+  const args = ['--import', 'tsx', bin, ...command, '--log-level', 'info'];
+  const p = launch(name, process.execPath, args, { dir, url: `http://127.0.0.1:${port}` });
   await waitForRest(p);
   return p;
 }
