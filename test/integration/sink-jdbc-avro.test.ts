@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
 import { createTopic, deleteTopics, produce, testBrokers, uniqueTopic } from './harness/kafka.js';
+import { debeziumChange } from './harness/debezium.js';
 import { TEST_DBS, type TestDb } from './harness/jdbc-dbs.js';
 import { produceAvroWithJava, schemaRegistry } from './harness/registry.js';
 import { sleep, testLogger } from './harness/share.js';
@@ -192,19 +193,7 @@ describe.each(Object.keys(TEST_DBS) as (keyof typeof TEST_DBS)[])(
         lsn += 8;
         return {
           key: { id: (after ?? before)!.id },
-          value: {
-            before,
-            after,
-            source: {
-              version: '3.0.0',
-              connector: 'postgresql',
-              table: 'customers',
-              lsn,
-              ts_ms: 1_700_000_000_000 + lsn,
-            },
-            op,
-            ts_ms: 1_700_000_000_500 + lsn,
-          },
+          value: debeziumChange(op, before, after, lsn),
         };
       };
       // MariaDB's run gets Debezium's default pairs (delete event, then tombstone); PostgreSQL's only the delete events

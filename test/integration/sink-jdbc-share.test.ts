@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../../src/config/index.js';
 import { createTopic, deleteTopics, produce, testBrokers, uniqueTopic } from './harness/kafka.js';
+import { debeziumChange } from './harness/debezium.js';
 import { TEST_DBS, type TestDb } from './harness/jdbc-dbs.js';
 import { sleep, testLogger } from './harness/share.js';
 
@@ -73,22 +74,7 @@ function change(op: 'c' | 'u' | 'd', before: Row | null, after: Row | null) {
   lsn += 8;
   return {
     key: JSON.stringify({ schema: KEY_SCHEMA, payload: { id } }),
-    value: JSON.stringify({
-      schema: ENVELOPE,
-      payload: {
-        before,
-        after,
-        source: {
-          version: '3.0.0',
-          connector: 'postgresql',
-          table: 'customers',
-          lsn,
-          ts_ms: 1_700_000_000_000 + lsn,
-        },
-        op,
-        ts_ms: 1_700_000_000_500 + lsn,
-      },
-    }),
+    value: JSON.stringify({ schema: ENVELOPE, payload: debeziumChange(op, before, after, lsn) }),
   };
 }
 const tombstone = (id: number) => ({
