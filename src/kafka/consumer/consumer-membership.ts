@@ -10,6 +10,11 @@
  * the coordinator what it owns in the next heartbeat, sent at once. Heartbeats go on while a revocation
  * waits for puts. FENCED_MEMBER_EPOCH and UNKNOWN_MEMBER_ID lose every partition (nothing committed: the
  * coordinator gave them away already) and rejoin at epoch 0 with the same member id.
+ *
+ * The coordinator accepts the previous epoch (an answer may have been lost) but resends the assignment
+ * only on a change or to a full request (rebalance timeout, subscription and owned partitions all set).
+ * The heartbeat after any failure is a full one, as the Java client's is, or partitions given in a lost
+ * answer would never reach this member (the share membership has the same rule).
  */
 import type { Logger } from 'pino';
 import type { KafkaCluster } from '../cluster.js';
@@ -71,6 +76,8 @@ export class ConsumerMembership {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private backoffMs = 100;
+  /** Send a full heartbeat next: the last one failed, and its answer may have carried partitions. */
+  private fullRequest = false;
   /** What this member owns now (reported to the coordinator). */
   private readonly owned = new Map<string, OwnedPartition>();
   /** The latest target not reconciled yet; reconciling runs one at a time. */
@@ -138,7 +145,7 @@ export class ConsumerMembership {
     const { cluster, groupId } = this.o;
     this.coordinator ??= (await cluster.findGroupCoordinator(groupId)).nodeId;
     const conn = await cluster.connectionTo(this.coordinator);
-    const full = memberEpoch === 0;
+    const full = memberEpoch === 0 || this.fullRequest;
     return conn.call(ConsumerGroupHeartbeat, {
       groupId,
       memberId: this.o.memberId,
@@ -168,6 +175,7 @@ export class ConsumerMembership {
     try {
       res = await this.send(this.epoch);
     } catch (err) {
+      this.fullRequest = true;
       if (err instanceof UnsupportedVersionError)
         return this.fatal(KafkaErrorCode.UNSUPPORTED_VERSION, err.message);
       if (err instanceof KafkaConnectionError) this.coordinator = undefined;
@@ -175,6 +183,7 @@ export class ConsumerMembership {
       return this.retry();
     }
     const code = res.errorCode;
+    this.fullRequest = code !== 0;
     if (code !== 0) {
       const refusal = refusalOf(code);
       if (refusal !== undefined) return this.fatal(code, res.errorMessage);

@@ -10,6 +10,13 @@
  * so the answer to the joining heartbeat carries no partitions, and at the regular cadence (default 5 s)
  * the first ones would come a whole interval later. Until partitions arrive, within one interval of
  * joining or of a subscription change, the member asks every {@link EARLY_HEARTBEAT_MS} instead.
+ *
+ * The coordinator sends the assignment only when it changed, to a joining member, or in answer to a full
+ * request (one that names the subscription); it accepts the member's previous epoch because a response
+ * may have been lost. So a heartbeat whose answer never came (a cut connection, a timeout, an error
+ * code) may have carried partitions this member will otherwise never hear of: Kafka 4.4 answers the
+ * previous epoch with the new epoch and no assignment, and the member would fetch nothing until it
+ * left. The heartbeat after any failure is therefore a full one, as the Java client's is.
  */
 import type { Logger } from 'pino';
 import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
@@ -49,7 +56,8 @@ const REJOIN_ERRORS: ReadonlySet<number> = new Set([
 export class Membership {
   private readonly opts: MembershipOptions;
   private subscription: string[] = [];
-  private subscriptionChanged = false;
+  /** The next heartbeat names the subscription: joining, a subscription change, or after a failure. */
+  private fullRequest = false;
   private epoch = 0;
   private intervalMs = 1000;
   private backoffMs: number;
@@ -87,7 +95,7 @@ export class Membership {
 
   subscribe(topics: readonly string[]): void {
     this.subscription = [...new Set(topics)].sort();
-    this.subscriptionChanged = true;
+    this.fullRequest = true;
     this.awaitEarly();
     if (!this.running) {
       this.running = true;
@@ -144,8 +152,8 @@ export class Membership {
 
   private async beat(): Promise<void> {
     const { transport, groupId, memberId, logger } = this.opts;
-    const sendSubscription = this.epoch === 0 || this.subscriptionChanged;
-    this.subscriptionChanged = false;
+    const sendSubscription = this.epoch === 0 || this.fullRequest;
+    this.fullRequest = false;
     let node: number;
     try {
       node = await transport.groupCoordinator(groupId, this.refreshCoordinator);
@@ -158,7 +166,7 @@ export class Membership {
         subscribedTopicNames: sendSubscription ? this.subscription : null,
       });
       if (res.errorCode !== 0) {
-        if (sendSubscription) this.subscriptionChanged = true;
+        this.fullRequest = true;
         this.onError(
           new KafkaError(res.errorCode, {
             api: 'ShareGroupHeartbeat',
@@ -180,7 +188,7 @@ export class Membership {
       if (res.assignment !== null) this.opts.onAssignment(res.assignment.topicPartitions);
       this.schedule(this.nextDelay(res.assignment?.topicPartitions));
     } catch (err) {
-      if (sendSubscription) this.subscriptionChanged = true;
+      this.fullRequest = true; // its answer may have carried partitions (module comment)
       this.onError(err as Error);
     }
   }

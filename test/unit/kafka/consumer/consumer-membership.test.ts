@@ -113,6 +113,24 @@ describe('ConsumerMembership', () => {
     await m.leave();
   });
 
+  it('after a failed heartbeat the next is a full one, so a lost answer’s partitions are sent again', async () => {
+    const { cluster, sent } = fakeCluster([
+      { memberEpoch: 1 },
+      { errorCode: 15, memberEpoch: -1 }, // COORDINATOR_NOT_AVAILABLE
+    ]);
+    const { m } = member(cluster);
+    m.subscribe(['topic']);
+    await until(() => sent.length >= 4);
+    await m.leave();
+    // join (full), regular (epoch 1, not full), refused, then full at epoch 1, then regular again
+    expect(sent.slice(0, 4).map((r) => [r.memberEpoch, r.rebalanceTimeoutMs])).toEqual([
+      [0, 1000],
+      [1, -1],
+      [1, 1000],
+      [1, -1],
+    ]);
+  });
+
   it('a static member leaves with epoch -2', async () => {
     const { cluster, sent } = fakeCluster([{ memberEpoch: 1 }]);
     const { m } = member(cluster, 'i-1');

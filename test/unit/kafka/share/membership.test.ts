@@ -153,3 +153,70 @@ describe('Membership leave', () => {
     );
   });
 });
+
+/**
+ * Kafka 4.4's share coordinator as seen on the real broker (2026-12-05): it accepts the previous epoch
+ * (a response may have been lost), and sends the assignment only to a joining member, on a change, or in
+ * answer to a request that names the subscription. Here the one response that carries the partitions
+ * is lost on the way back.
+ */
+function coordinatorLosingTheAssignment() {
+  const requests: ShareGroupHeartbeatRequest[] = [];
+  let epoch = 0;
+  let previous = 0;
+  let assigned = false;
+  let lost = false;
+  const heartbeat = async (
+    _node: number,
+    req: ShareGroupHeartbeatRequest,
+  ): Promise<ShareGroupHeartbeatResponse> => {
+    requests.push(req);
+    if (req.memberEpoch !== 0 && req.memberEpoch !== epoch && req.memberEpoch !== previous) {
+      throw new Error(`test coordinator: epoch ${req.memberEpoch} would be fenced`);
+    }
+    let assignment: { topicPartitions: ShareTopicPartitions[] } | null = null;
+    if (req.memberEpoch === 0 && epoch === 0) {
+      epoch = 2;
+      assignment = { topicPartitions: [] };
+    } else if (!assigned) {
+      assigned = true;
+      previous = epoch;
+      epoch = 3;
+      assignment = { topicPartitions: [{ topicId: TOPIC, partitions: [0, 1] }] };
+    } else if (req.subscribedTopicNames !== null) {
+      assignment = { topicPartitions: [{ topicId: TOPIC, partitions: [0, 1] }] };
+    }
+    if (assignment?.topicPartitions.length && !lost) {
+      lost = true;
+      throw new KafkaConnectionError('127.0.0.1:9092', 'read ECONNRESET');
+    }
+    return {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      memberId: req.memberId,
+      memberEpoch: req.memberEpoch === -1 ? -1 : epoch,
+      heartbeatIntervalMs: 5000,
+      assignment,
+    };
+  };
+  return { transport: { groupCoordinator: async () => 1, heartbeat } as unknown as ShareTransport, requests };
+}
+
+describe('Membership after a lost heartbeat response', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('sends a full heartbeat next, so partitions given in the lost answer still arrive', async () => {
+    const { transport, requests } = coordinatorLosingTheAssignment();
+    const assignments: ShareTopicPartitions[][] = [];
+    const m = member(transport, assignments);
+    m.subscribe(['t']);
+    await vi.advanceTimersByTimeAsync(3000);
+    await m.leave();
+    expect(assignments.at(-1)).toEqual([{ topicId: TOPIC, partitions: [0, 1] }]);
+    // the beat after the failure named the subscription (with the previous epoch, which 4.4 accepts)
+    const failedAt = requests.findIndex((r, i) => i > 0 && r.memberEpoch === 2);
+    expect(requests[failedAt + 1]).toMatchObject({ memberEpoch: 2, subscribedTopicNames: ['t'] });
+  });
+});
