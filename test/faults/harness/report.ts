@@ -1,7 +1,7 @@
 // The fault suite's results: each scenario records one row, merged by id into test/faults/results.json,
 // and the markdown table between the markers of docs/delivery-guarantees.md is regenerated from that
 // file. Nothing in the table is typed by hand.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../integration/harness/kafka.js';
@@ -64,8 +64,43 @@ function readResults(): ResultsFile {
 
 const rank = (id: string): number => (ORDER.includes(id) ? ORDER.indexOf(id) : ORDER.length);
 
+const LOCK_FILE = `${RESULTS_FILE}.lock`;
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * The fault files run two at a time in separate processes, and each one's read-merge-write of
+ * results.json would otherwise drop a row the other wrote in between. A lock file made with O_EXCL
+ * serializes them; one left by a killed process is taken over once it is stale.
+ */
+function withResultsLock<T>(fn: () => T): T {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      closeSync(openSync(LOCK_FILE, 'wx'));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(LOCK_FILE).mtimeMs > LOCK_STALE_MS) rmSync(LOCK_FILE, { force: true });
+      } catch {
+        // released meanwhile: try again
+      }
+      Atomics.wait(sleeper, 0, 0, 20);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(LOCK_FILE, { force: true });
+  }
+}
+
 /** Merges the row into results.json and regenerates the doc's table. */
 export function recordResult(row: FaultResult): void {
+  withResultsLock(() => mergeResult(row));
+}
+
+function mergeResult(row: FaultResult): void {
   const file = readResults();
   const scenarios = file.scenarios.filter((r) => r.id !== row.id);
   scenarios.push(row);
