@@ -28,6 +28,7 @@ interface CheckOptions {
   seed?: string;
   path?: string;
   observer?: string;
+  recordHttp?: boolean;
   faults?: string;
   lockMs: string;
   parallel: string;
@@ -86,6 +87,7 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     ...(opts.seed !== undefined ? { seed: Number(opts.seed) } : {}),
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     ...(opts.observer !== undefined ? { observer: await loadObserver(opts.observer) } : {}),
+    recordHttp: opts.recordHttp === true,
     ...(opts.faults !== undefined ? { faults: faultList(opts.faults) } : {}),
     lockMs: positiveInt('--lock-ms', opts.lockMs),
     parallel: atLeastOne('--parallel', opts.parallel),
@@ -100,6 +102,7 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     ...(opts.idempotent === true ? ['--idempotent'] : []),
     ...(opts.faults !== undefined ? ['--faults', opts.faults] : []),
     ...(opts.observer !== undefined ? ['--observer', opts.observer] : []),
+    ...(opts.recordHttp === true ? ['--record-http'] : []),
   ].join(' ');
   const name = connector['name'] ?? connectorFile;
   if (report.failure !== undefined) {
@@ -127,6 +130,10 @@ export function registerCheck(program: Command): void {
     .option('--seed <seed>', 'replay: the seed a failure printed')
     .option('--path <path>', 'replay: the counter-example path a failure printed')
     .option('--observer <module>', 'a module exporting observe(run) that reads what the sink holds')
+    .option(
+      '--record-http',
+      "HttpSink: point http.url at the kit's recording HTTP server (path kept) and count what it received",
+    )
     .addOption(
       new Option(
         '--faults <kinds>',

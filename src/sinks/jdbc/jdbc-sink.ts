@@ -10,10 +10,9 @@ import { ConfigError } from '../../errors.js';
 import { tableProblem } from '../postgres/errors.js';
 import { JDBC_SINK_CONFIG, compileJdbcSettings, jdbcCrossKeyProblems, type JdbcSettings } from './config.js';
 import { VERSIONS_TABLE, type Connection, type Dialect, type TableInfo } from './dialect.js';
-import { MysqlDialect } from './mysql-dialect.js';
 import { startNotes } from './notes.js';
 import { claimOf, columnDefs, groupBy, overwrites, units, writeMode, type Unit } from './plan.js';
-import { PostgresDialect } from './postgres-dialect.js';
+import { dialectFor } from './dialects.js';
 import { toJdbcRow, type JdbcRow } from './rows.js';
 import { refusedIn } from './unused-keys.js';
 
@@ -29,7 +28,8 @@ function problemsOf(props: Readonly<Record<string, string>>): Map<string, string
   return problems;
 }
 
-function settings(props: Readonly<Record<string, string>>): JdbcSettings {
+/** The task's settings from the connector's properties; a ConfigError lists every problem. */
+export function jdbcSinkSettings(props: Readonly<Record<string, string>>): JdbcSettings {
   const problems = problemsOf(props);
   if (problems.size > 0) throw new ConfigError([...problems.values()].flat());
   return compileJdbcSettings(JDBC_SINK_CONFIG.parse(props));
@@ -54,11 +54,11 @@ export class JdbcSinkConnector extends SinkConnector {
     props: Readonly<Record<string, string>>,
     context: { readonly share: boolean },
   ): readonly ConnectorNote[] {
-    return startNotes(props, settings(props), context.share);
+    return startNotes(props, jdbcSinkSettings(props), context.share);
   }
 
   start(props: Readonly<Record<string, string>>): void {
-    settings(props);
+    jdbcSinkSettings(props);
     this.#props = props;
   }
 
@@ -96,12 +96,12 @@ export class JdbcSinkTask extends SinkTask {
 
   async start(props: Readonly<Record<string, string>>): Promise<void> {
     await this.stop();
-    const s = settings(props);
+    const s = jdbcSinkSettings(props);
     this.#s = s;
     this.#tables.clear();
     this.#tableNames.clear();
     this.#versionsReady = false;
-    const dialect = s.dialect === 'postgresql' ? new PostgresDialect(s) : new MysqlDialect(s);
+    const dialect = dialectFor(s);
     await dialect.open();
     this.#dialect = dialect;
   }

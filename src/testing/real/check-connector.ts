@@ -13,10 +13,13 @@ import fc from 'fast-check';
 import pino, { type Logger } from 'pino';
 import { compileConnectorConfig } from '../../config/compile-connector.js';
 import { compileWorkerConfig } from '../../config/compile-worker.js';
+import type { WorkerConfig } from '../../config/types.js';
 import { SharesinkError } from '../../errors.js';
 import { KitUsageError } from '../usage.js';
 import { CheckCluster, valueShape } from './cluster-io.js';
-import { observerFor, type SinkObserver } from './observers.js';
+import { startHttpRecorder, type HttpRecorder } from './http-recorder.js';
+import { isHttpSink, observerFor, type SinkObserver } from './observers.js';
+import { pointAtRecorder, recorderObserver } from './observers/http.js';
 import { generatedSchedules, runInPool } from './parallel.js';
 import { runFailed, runOnce, type RunResult, type RunSetup } from './run.js';
 import { REAL_FAULT_KINDS, runScheduleArb, type RealFaultKind, type RunSchedule } from './schedule.js';
@@ -39,8 +42,13 @@ export interface CheckConnectorOptions {
   /** Replays a reported failure: its seed and path. */
   readonly seed?: number;
   readonly path?: string;
-  /** Reads the sink; default: the built-in observer of the connector class (file, PostgreSQL). */
+  /** Reads the sink; default: the built-in observer of the connector class (file, PostgreSQL, JDBC, Kafka). */
   readonly observer?: SinkObserver;
+  /**
+   * HttpSink only: the kit starts a recording HTTP server, points the connector's `http.url` at it
+   * (path kept) and observes what it received; without it an HttpSink needs `observer`.
+   */
+  readonly recordHttp?: boolean;
   /** Fault kinds to inject. Default: all that apply to the connector's group protocol. */
   readonly faults?: readonly RealFaultKind[];
   /**
@@ -119,11 +127,42 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
   const cwd = options.cwd ?? process.cwd();
   const logger = options.logger ?? pino({ level: 'warn' });
   const workerConfig = compileWorkerConfig(options.worker);
-  const compiled = compileConnectorConfig(options.connector, workerConfig, { cwd });
   const innerClass = options.connector['connector.class'];
   if (innerClass === undefined)
     throw new KitUsageError('sharesink check: the connector has no connector.class');
-  const observer = observerFor(innerClass, options.observer);
+  if (options.recordHttp === true && !isHttpSink(innerClass))
+    throw new KitUsageError(
+      `sharesink check: --record-http is for HttpSink, not connector.class ${innerClass}`,
+    );
+  const recorder = options.recordHttp === true ? await startRecorder(options.connector) : undefined;
+  try {
+    return await check(options, recorder, started, cwd, logger, workerConfig, innerClass);
+  } finally {
+    await recorder?.close();
+  }
+}
+
+function startRecorder(connector: Readonly<Record<string, string>>): Promise<HttpRecorder> {
+  const header = connector['http.idempotency.header'];
+  return startHttpRecorder(header === undefined ? {} : { idempotencyHeader: header });
+}
+
+async function check(
+  options: CheckConnectorOptions,
+  recorder: HttpRecorder | undefined,
+  started: number,
+  cwd: string,
+  logger: Logger,
+  workerConfig: WorkerConfig,
+  innerClass: string,
+): Promise<CheckConnectorReport> {
+  const connector =
+    recorder === undefined ? options.connector : pointAtRecorder(options.connector, recorder.url);
+  const compiled = compileConnectorConfig(connector, workerConfig, { cwd });
+  const observer = observerFor(
+    innerClass,
+    options.observer ?? (recorder === undefined ? undefined : recorderObserver(recorder)),
+  );
   const share = compiled.groupProtocol === 'share';
   const applicable = REAL_FAULT_KINDS.filter((k) => share || k !== 'lock-expiry');
   const faultKinds = options.faults ?? applicable;
@@ -160,14 +199,14 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
       dir,
       cwd,
       worker: options.worker,
-      connector: options.connector,
+      connector,
       compiled,
       hookedClass: HOOKED_CONNECTOR,
       cluster,
       brokers,
       observer,
       idempotent: options.idempotent ?? false,
-      shape: valueShape(options.worker, options.connector),
+      shape: valueShape(options.worker, connector),
       nonce,
       lockMs,
       fireTimeoutMs: 15_000,

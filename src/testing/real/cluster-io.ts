@@ -9,7 +9,8 @@ import type { ConnectorConfig, WorkerConfig } from '../../config/types.js';
 import { createClassicKafka } from '../../kafka/kafkajs/classic-consumer.js';
 import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import { ConnectorOffsetsService } from '../../offsets/connector-offsets.js';
-import { countIds } from './observers.js';
+import { countIds } from './observers/types.js';
+import { readTopic } from './topic-reader.js';
 
 /** A produced record: its id and where it landed. */
 export interface ProducedRecord {
@@ -197,36 +198,12 @@ export class CheckCluster {
    * from the beginning up to the end offsets of now. Empty when the topic does not exist.
    */
   async idsInTopic(topic: string, idPrefix: string): Promise<Set<string>> {
-    const ends = await this.#withAdmin((a) => a.fetchTopicOffsets(topic)).catch(() => []);
-    const left = new Map<number, number>();
-    for (const e of ends) if (Number(e.high) > 0) left.set(e.partition, Number(e.high));
+    const { messages } = await readTopic(this.#kafka, topic, `sharesink-check-dlq-${idPrefix}`);
     const found = new Set<string>();
-    if (left.size === 0) return found;
-    const consumer = this.#kafka.consumer({ groupId: `sharesink-check-dlq-${idPrefix}` });
-    await consumer.connect();
-    try {
-      const done = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 15_000);
-        void consumer.subscribe({ topic, fromBeginning: true }).then(() =>
-          consumer.run({
-            eachMessage: async ({ partition, message }) => {
-              const headers = Object.values(message.headers ?? {}).map((h) => String(h));
-              const text = [message.value?.toString() ?? '', message.key?.toString() ?? '', ...headers].join(
-                '\n',
-              );
-              for (const id of countIds(text, idPrefix).keys()) found.add(id);
-              if (Number(message.offset) + 1 >= (left.get(partition) ?? 0)) left.delete(partition);
-              if (left.size === 0) {
-                clearTimeout(timer);
-                resolve();
-              }
-            },
-          }),
-        );
-      });
-      await done;
-    } finally {
-      await consumer.disconnect().catch(() => undefined);
+    for (const message of messages) {
+      const headers = Object.values(message.headers ?? {}).map((h) => String(h));
+      const text = [message.value?.toString() ?? '', message.key?.toString() ?? '', ...headers].join('\n');
+      for (const id of countIds(text, idPrefix).keys()) found.add(id);
     }
     return found;
   }
