@@ -41,7 +41,10 @@ describe('countIds', () => {
   it('names the built-in observers and the way out for other sinks', () => {
     expect(observerFor('FileStreamSink', undefined)).toBeTypeOf('function');
     expect(observerFor('PostgresSink', undefined)).toBeTypeOf('function');
-    expect(() => observerFor('HttpSink', undefined)).toThrow(/--observer <module>/);
+    for (const c of ['io.confluent.connect.jdbc.JdbcSinkConnector', 'JdbcSink', 'KafkaSink', 'kafka'])
+      expect(observerFor(c, undefined)).toBeTypeOf('function');
+    expect(() => observerFor('HttpSink', undefined)).toThrow(/--record-http.*--observer <module>/);
+    expect(() => observerFor('./my-sink.ts', undefined)).toThrow(/--observer <module>/);
   });
 });
 
