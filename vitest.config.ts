@@ -36,7 +36,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
-          exclude: ['test/faults/broker-restart.test.ts'],
+          exclude: ['test/faults/broker-restart.test.ts', 'test/faults/check-broker-restart.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/harness/global-setup.ts'],
           testTimeout: 180_000,
@@ -51,7 +51,7 @@ export default defineConfig({
         test: {
           // restarts the shared broker: alone, after every other file (npm run test:faults runs it second)
           name: 'faults-broker',
-          include: ['test/faults/broker-restart.test.ts'],
+          include: ['test/faults/broker-restart.test.ts', 'test/faults/check-broker-restart.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/harness/global-setup.ts'],
           testTimeout: 180_000,

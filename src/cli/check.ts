@@ -29,6 +29,7 @@ interface CheckOptions {
   path?: string;
   observer?: string;
   recordHttp?: boolean;
+  brokerRestartCommand?: string;
   faults?: string;
   lockMs: string;
   parallel: string;
@@ -46,6 +47,11 @@ function atLeastOne(name: string, text: string): number {
   const n = positiveInt(name, text);
   if (n < 1) throw new KitUsageError(`${name} must be 1 or more, not ${text}`);
   return n;
+}
+
+/** A replay line must survive a shell: the command goes in single quotes. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function faultList(text: string | undefined): RealFaultKind[] | undefined {
@@ -88,6 +94,7 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     ...(opts.observer !== undefined ? { observer: await loadObserver(opts.observer) } : {}),
     recordHttp: opts.recordHttp === true,
+    ...(opts.brokerRestartCommand !== undefined ? { brokerRestartCommand: opts.brokerRestartCommand } : {}),
     ...(opts.faults !== undefined ? { faults: faultList(opts.faults) } : {}),
     lockMs: positiveInt('--lock-ms', opts.lockMs),
     parallel: atLeastOne('--parallel', opts.parallel),
@@ -103,6 +110,9 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     ...(opts.faults !== undefined ? ['--faults', opts.faults] : []),
     ...(opts.observer !== undefined ? ['--observer', opts.observer] : []),
     ...(opts.recordHttp === true ? ['--record-http'] : []),
+    ...(opts.brokerRestartCommand !== undefined
+      ? ['--broker-restart-command', shellQuote(opts.brokerRestartCommand)]
+      : []),
   ].join(' ');
   const name = connector['name'] ?? connectorFile;
   if (report.failure !== undefined) {
@@ -133,6 +143,10 @@ export function registerCheck(program: Command): void {
     .option(
       '--record-http',
       "HttpSink: point http.url at the kit's recording HTTP server (path kept) and count what it received",
+    )
+    .option(
+      '--broker-restart-command <command>',
+      'a shell command that restarts the broker (e.g. "docker restart kafka"): enables the broker-restart fault; runs go one at a time',
     )
     .addOption(
       new Option(

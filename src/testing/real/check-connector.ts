@@ -16,6 +16,7 @@ import { compileWorkerConfig } from '../../config/compile-worker.js';
 import type { WorkerConfig } from '../../config/types.js';
 import { SharesinkError } from '../../errors.js';
 import { KitUsageError } from '../usage.js';
+import { restartBroker } from './broker-restart.js';
 import { CheckCluster, valueShape } from './cluster-io.js';
 import { startHttpRecorder, type HttpRecorder } from './http-recorder.js';
 import { isHttpSink, observerFor, type SinkObserver } from './observers.js';
@@ -49,6 +50,11 @@ export interface CheckConnectorOptions {
    * (path kept) and observes what it received; without it an HttpSink needs `observer`.
    */
   readonly recordHttp?: boolean;
+  /**
+   * A shell command that restarts the broker (stops it, starts it, returns once started), run in `cwd`:
+   * enables the `broker-restart` fault. A restart reaches every run at once, so the runs go one at a time.
+   */
+  readonly brokerRestartCommand?: string;
   /** Fault kinds to inject. Default: all that apply to the connector's group protocol. */
   readonly faults?: readonly RealFaultKind[];
   /**
@@ -164,9 +170,16 @@ async function check(
     options.observer ?? (recorder === undefined ? undefined : recorderObserver(recorder)),
   );
   const share = compiled.groupProtocol === 'share';
-  const applicable = REAL_FAULT_KINDS.filter((k) => share || k !== 'lock-expiry');
+  const restartCommand = options.brokerRestartCommand?.trim() ?? '';
+  const applicable = REAL_FAULT_KINDS.filter(
+    (k) => (share || k !== 'lock-expiry') && (restartCommand !== '' || k !== 'broker-restart'),
+  );
   const faultKinds = options.faults ?? applicable;
   const refused = faultKinds.filter((k) => !applicable.includes(k));
+  if (refused.includes('broker-restart') && restartCommand === '')
+    throw new KitUsageError(
+      'sharesink check: broker-restart needs --broker-restart-command, the command that restarts your broker (e.g. "docker restart kafka")',
+    );
   if (refused.length > 0)
     throw new KitUsageError(
       `sharesink check: ${refused.join(', ')} does not apply to ${compiled.groupProtocol} groups`,
@@ -213,6 +226,12 @@ async function check(
       drainTimeoutMs: 30_000 + 3 * lockMs,
       startTimeoutMs: 60_000,
       keepTopics: options.keepTopics ?? false,
+      ...(faultKinds.includes('broker-restart')
+        ? {
+            restartBroker: () =>
+              restartBroker({ command: restartCommand, cwd, probe: () => cluster.brokers() }),
+          }
+        : {}),
     };
     const arb = runScheduleArb({
       faults: faultKinds,
@@ -247,7 +266,8 @@ async function check(
       let failed = false;
       await runInPool(
         schedules,
-        options.parallel ?? DEFAULT_PARALLEL,
+        // a broker restart would hit the runs beside it, as faults they did not draw
+        faultKinds.includes('broker-restart') ? 1 : (options.parallel ?? DEFAULT_PARALLEL),
         () => !failed && !pastDeadline(),
         async (schedule) => {
           if (runFailed(await execute(schedule, 'run'))) failed = true;

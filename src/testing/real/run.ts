@@ -38,6 +38,8 @@ export interface RunSetup {
   readonly drainTimeoutMs: number;
   readonly startTimeoutMs: number;
   readonly keepTopics: boolean;
+  /** Restarts the broker and returns once it answers (the `broker-restart` fault; broker-restart.ts). */
+  readonly restartBroker?: () => Promise<void>;
 }
 
 export interface RunResult {
@@ -143,6 +145,13 @@ export async function runOnce(setup: RunSetup, index: number, schedule: RunSched
       const before = relays.reduce((n, r) => n + r.connectionsCut, 0);
       await Promise.all(relays.map((r) => r.cut(f.ms)));
       if (relays.reduce((n, r) => n + r.connectionsCut, 0) > before) count(f.kind);
+      return;
+    }
+    if (f.kind === 'broker-restart') {
+      // the records go first: the restart finds them in the log, some fetched, some being put
+      await produce(step.records);
+      await setup.restartBroker!();
+      count(f.kind);
       return;
     }
     if (f.kind === 'connection-delay') {

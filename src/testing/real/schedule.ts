@@ -15,6 +15,7 @@ export const REAL_FAULT_KINDS = [
   'lock-expiry',
   'connection-cut',
   'connection-delay',
+  'broker-restart',
 ] as const;
 export type RealFaultKind = (typeof REAL_FAULT_KINDS)[number];
 
@@ -88,6 +89,7 @@ const FAULT_TEXT: Record<RealFaultKind, string> = {
   'lock-expiry': 'a put slower than the record lock',
   'connection-cut': 'connections to the broker cut',
   'connection-delay': 'connections to the broker delayed',
+  'broker-restart': 'the broker restarted (--broker-restart-command)',
 };
 
 export function describeStepFault(fault: StepFault, lockRenewal: 'auto' | 'off'): string {
