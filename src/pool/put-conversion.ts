@@ -1,14 +1,13 @@
 /**
- * A put's records from its request's batch through the task's converters, and the conversion a pool
- * thread runs ahead of its put.
+ * A put's records from its request's batch through the task's converters, and the conversions a
+ * pool thread runs ahead of their put.
  *
  * Why ahead: a task's puts run one at a time (its instance, as in Connect), and a database sink's put
- * mostly waits for the database. The next put's batch is usually on the thread by then (the runner
+ * mostly waits for the database. The next put's batch is already on the thread by then (the runner
  * keeps up to `max.inflight.batches` puts in flight), so its records are decoded and converted while
- * the running put waits, once that put has started, instead of after it returned: the thread's
- * critical path per put is the task's own work and the database, not the conversion too. One batch
- * ahead, no more. The transforms still run in the put's turn, just before `put()`, as they always
- * did: a transform may keep state across batches.
+ * the running put waits, instead of after it returned: the thread's critical path per put is the
+ * task's own work and the database, not the conversion too. The transforms still run in the put's
+ * turn, just before `put()`, as they always did: a transform may keep state across batches.
  */
 import { convertBatch, prepareBatch } from '../connect/converters/convert-batch.js';
 import type { LoadedConverters } from '../connect/converters/registry.js';
@@ -50,110 +49,50 @@ export interface Ahead {
   readonly converted: Promise<Converted>;
 }
 
-/** A task's instance on this thread, as far as converting its records goes. */
-export interface ConvertingInstance {
-  readonly configKey: string;
-  readonly converters: LoadedConverters;
-}
-
-/** One put request of a task, from its arrival on the thread until its put has its records. */
-export interface Pending {
-  readonly request: PutRequest;
-  /** Set when its conversion started ahead of its turn. */
-  ahead: Ahead | undefined;
-}
-
 /**
- * Per task id, the requests that arrived and have not converted yet, in arrival order (the order their
- * puts run in), and whether one conversion runs or waits ahead of its put. Conversions start in that
- * order, one ahead at a time: the next batch converts while the running put waits, and the batches
- * queued behind it stay raw wire bytes (a converted batch held through a put is young garbage the
- * collector copies, raw bytes are one buffer), so the converters see the batches in the order the
- * task's puts run, as before.
+ * Per task id, the conversions started ahead, in the order their requests arrived, and how many
+ * requests wait to convert in their own turn (no instance yet, or a new config). A request converts
+ * ahead only when none of its task's earlier requests still waits to convert in its turn: the
+ * converters then see the batches in the order the task's puts will run, as before.
  */
 export class ConversionsAhead {
-  readonly #waiting = new Map<string, Pending[]>();
-  /** Tasks with a conversion started ahead and not yet taken by its put, or one running in its turn. */
-  readonly #busy = new Set<string>();
+  readonly #tails = new Map<string, Promise<void>>();
+  readonly #inTurn = new Map<string, number>();
 
   /**
-   * A request arrived: it converts now if it is next, nothing else is converting for its task, and
-   * the task has an instance on this thread (`instance`) with the request's config.
+   * Starts converting `request` now with `converters` (the task's instance on this thread, when it
+   * has one with the request's config), or returns undefined and counts the request as converting in
+   * its turn; its put then calls {@link convertedInTurn} once it has converted or will not.
    */
-  arrived(request: PutRequest, instance: ConvertingInstance | undefined): Pending {
-    const pending: Pending = { request, ahead: undefined };
-    const queue = this.#waiting.get(request.taskId);
-    if (queue === undefined) this.#waiting.set(request.taskId, [pending]);
-    else queue.push(pending);
-    this.next(request.taskId, instance);
-    return pending;
-  }
-
-  /**
-   * Starts converting the task's next waiting request with the converters of its instance on this
-   * thread, unless a conversion is under way or waiting for its put, or the request has another config
-   * (a new instance will convert it in its turn); called when a put has started, and on arrival.
-   */
-  next(taskId: string, instance: ConvertingInstance | undefined): void {
-    if (instance === undefined || this.#busy.has(taskId)) return;
-    const head = this.#waiting.get(taskId)?.[0];
-    if (head === undefined || head.request.configKey !== instance.configKey) return;
-    const { converters } = instance;
-    const pending = this.#take(taskId)!;
-    this.#busy.add(taskId);
-    const converted = convertRequest(pending.request.batch, converters);
-    // taken by its put, or dropped with it (an abort before its turn): never an unhandled rejection
-    converted.catch(() => undefined);
-    pending.ahead = { converters, converted };
-  }
-
-  /**
-   * The put of `pending` is in its turn and takes its records: those converted ahead with its
-   * instance's converters, or converted now (then nothing else converts meanwhile).
-   */
-  async take(pending: Pending, converters: LoadedConverters): Promise<Converted> {
-    const { taskId } = pending.request;
-    const ahead = pending.ahead;
-    if (ahead !== undefined) {
-      pending.ahead = undefined;
-      try {
-        if (ahead.converters === converters) return await ahead.converted;
-        await ahead.converted.catch(() => undefined);
-      } finally {
-        this.#busy.delete(taskId);
-      }
+  start(request: PutRequest, converters: LoadedConverters | undefined): Ahead | undefined {
+    const { taskId } = request;
+    if (converters === undefined || (this.#inTurn.get(taskId) ?? 0) > 0) {
+      this.#inTurn.set(taskId, (this.#inTurn.get(taskId) ?? 0) + 1);
+      return undefined;
     }
-    this.#drop(pending);
-    this.#busy.add(taskId);
-    try {
-      return await convertRequest(pending.request.batch, converters);
-    } finally {
-      this.#busy.delete(taskId);
-    }
+    const converted = (this.#tails.get(taskId) ?? Promise.resolve()).then(() =>
+      convertRequest(request.batch, converters),
+    );
+    const tail = converted.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#tails.set(taskId, tail);
+    void tail.then(() => {
+      if (this.#tails.get(taskId) === tail) this.#tails.delete(taskId);
+    });
+    return { converters, converted };
   }
 
-  /** The put of `pending` ended without taking its records (aborted before its turn, no instance). */
-  done(pending: Pending): void {
-    this.#drop(pending);
-    if (pending.ahead !== undefined) {
-      pending.ahead = undefined;
-      this.#busy.delete(pending.request.taskId);
-    }
+  /** A request counted by {@link start} has converted in its turn, or will not convert. */
+  convertedInTurn(taskId: string): void {
+    const left = (this.#inTurn.get(taskId) ?? 1) - 1;
+    if (left > 0) this.#inTurn.set(taskId, left);
+    else this.#inTurn.delete(taskId);
   }
 
-  #take(taskId: string): Pending | undefined {
-    const queue = this.#waiting.get(taskId);
-    const pending = queue?.shift();
-    if (queue?.length === 0) this.#waiting.delete(taskId);
-    return pending;
-  }
-
-  #drop(pending: Pending): void {
-    const { taskId } = pending.request;
-    const queue = this.#waiting.get(taskId);
-    const at = queue?.indexOf(pending) ?? -1;
-    if (at < 0) return;
-    queue!.splice(at, 1);
-    if (queue!.length === 0) this.#waiting.delete(taskId);
+  /** Conversions still started ahead for the task: a put converting in its turn goes after them. */
+  tail(taskId: string): Promise<void> {
+    return this.#tails.get(taskId) ?? Promise.resolve();
   }
 }

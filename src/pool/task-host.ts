@@ -21,7 +21,7 @@ import type {
   RecordRejection,
 } from './protocol.js';
 import { importModule } from './import-module.js';
-import { ConversionsAhead, type Pending } from './put-conversion.js';
+import { ConversionsAhead, convertRequest, type Ahead, type Converted } from './put-conversion.js';
 
 interface Hosted {
   readonly taskId: string;
@@ -130,13 +130,18 @@ export class TaskHost {
   /** Never rejects: every failure, including a task that cannot start, becomes a result. */
   put(request: PutRequest): Promise<PutResult> {
     const began = performance.now();
-    // the records may convert before the put's turn (put-conversion.ts), with its instance's converters
-    const pending = this.#ahead.arrived(request, this.#tasks.get(request.taskId));
+    // the records convert now when the instance is there (put-conversion.ts), else in the put's turn
+    const hosted = this.#tasks.get(request.taskId);
+    const ahead = this.#ahead.start(
+      request,
+      hosted?.configKey === request.configKey ? hosted.converters : undefined,
+    );
     return this.#inLane(request.taskId, async () => {
+      const inTurn = { pending: ahead === undefined };
       try {
-        return await this.#startAndPut(request, began, pending);
+        return await this.#startAndPut(request, began, ahead, inTurn);
       } finally {
-        this.#ahead.done(pending);
+        if (inTurn.pending) this.#ahead.convertedInTurn(request.taskId);
       }
     });
   }
@@ -193,7 +198,12 @@ export class TaskHost {
     return run;
   }
 
-  async #startAndPut(request: PutRequest, began: number, pending: Pending): Promise<PutResult> {
+  async #startAndPut(
+    request: PutRequest,
+    began: number,
+    ahead: Ahead | undefined,
+    inTurn: { pending: boolean },
+  ): Promise<PutResult> {
     let hosted = this.#tasks.get(request.taskId);
     let taskStarted = false;
     if (hosted === undefined || hosted.configKey !== request.configKey) {
@@ -206,7 +216,7 @@ export class TaskHost {
       }
       taskStarted = true;
     }
-    return this.#put(hosted, request, began, taskStarted, pending);
+    return this.#put(hosted, request, began, taskStarted, ahead, inTurn);
   }
 
   async #stopNow(taskId: string): Promise<boolean> {
@@ -304,7 +314,8 @@ export class TaskHost {
     request: PutRequest,
     began: number,
     taskStarted: boolean,
-    pending: Pending,
+    ahead: Ahead | undefined,
+    inTurn: { pending: boolean },
   ): Promise<PutResult> {
     let convertMs = 0;
     let converterFailures: ConverterFailureInfo[] = [];
@@ -319,7 +330,7 @@ export class TaskHost {
     hosted.abort = new AbortController();
     try {
       await this.#syncAssignment(hosted, request);
-      const converted = await this.#ahead.take(pending, hosted.converters);
+      const converted = await this.#converted(hosted, request, ahead, inTurn);
       const { raws } = converted;
       converterFailures = converted.failures;
       const transformStart = performance.now();
@@ -338,10 +349,6 @@ export class TaskHost {
         return this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted);
       hosted.rejections = new Map();
       hosted.current = records;
-      // the next batch converts while this put waits: once its statement is on its way, not before
-      setImmediate(() => {
-        if (this.#tasks.get(request.taskId) === hosted) this.#ahead.next(request.taskId, hosted);
-      });
       await hosted.instance.put(records);
       await hosted.instance.preCommit(nextOffsets(raws));
       const rejected: RecordRejection[] = [...hosted.rejections].map(([index, why]) => ({ index, ...why }));
@@ -354,6 +361,26 @@ export class TaskHost {
       hosted.current = [];
       hosted.putId = 0;
       hosted.abort = IDLE;
+    }
+  }
+
+  /** The records converted ahead with this instance's converters, or converted now (in turn). */
+  async #converted(
+    hosted: Hosted,
+    request: PutRequest,
+    ahead: Ahead | undefined,
+    inTurn: { pending: boolean },
+  ): Promise<Converted> {
+    if (ahead !== undefined && ahead.converters === hosted.converters) return ahead.converted;
+    // after any conversion still running ahead, so the converters see the batches in order
+    await this.#ahead.tail(request.taskId);
+    try {
+      return await convertRequest(request.batch, hosted.converters);
+    } finally {
+      if (inTurn.pending) {
+        inTurn.pending = false;
+        this.#ahead.convertedInTurn(request.taskId);
+      }
     }
   }
 

@@ -64,30 +64,29 @@ async function openGates(until: () => boolean): Promise<void> {
   }
 }
 
-describe('a pool thread converts the next put while the running put waits', () => {
-  it('converts the next batch ahead, one at a time, in order; a new config converts in its turn', async () => {
+describe('a pool thread converts the next puts while the running put waits', () => {
+  it('converts queued batches ahead, in order, and puts them in order; a new config converts in its turn', async () => {
     log.length = 0;
     const host = new TaskHost(() => Promise.resolve({ connector: PassThroughConnector, task: GatedTask }));
     const results = [host.put(request('a'))];
     await until(() => log.includes('put a#0')); // a's put is running: its instance exists
     results.push(host.put(request('b')), host.put(request('c')));
-    await until(() => log.length >= 3);
-    await settle();
-    // b converted while a's put waits; c, behind it, stays raw until b's put starts
-    expect(log).toEqual(['convert a#0', 'put a#0', 'convert b#0']);
+    await until(() => log.length >= 4);
+    // b and c converted while a's put waits; neither is put yet
+    expect(log).toEqual(['convert a#0', 'put a#0', 'convert b#0', 'convert c#0']);
     // a changed config makes a new instance: those records convert with its converters, in their turn
     results.push(host.put(request('d', 'k2')));
     await settle();
-    expect(log).toEqual(['convert a#0', 'put a#0', 'convert b#0']);
-    await openGates(() => log.length >= 8 && gates.length === 0);
+    expect(log).toEqual(['convert a#0', 'put a#0', 'convert b#0', 'convert c#0']);
+    await openGates(() => log.length >= 7 && gates.length === 0);
     const outcomes = await Promise.all(results);
     expect(outcomes.map((r) => r.kind)).toEqual(['ok', 'ok', 'ok', 'ok']);
     expect(log).toEqual([
       'convert a#0',
       'put a#0',
       'convert b#0',
-      'put b#0',
       'convert c#0',
+      'put b#0',
       'put c#0',
       'convert d#0',
       'put d#0',
