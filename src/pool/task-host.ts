@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { loadConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
+import { convertBatch, prepareBatch } from '../connect/converters/convert-batch.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
 import { transientCause } from '../connect/transient-errors.js';
@@ -21,7 +22,7 @@ import type {
   RecordRejection,
 } from './protocol.js';
 import { importModule } from './import-module.js';
-import { ConversionsAhead, convertRequest, type Ahead, type Converted } from './put-conversion.js';
+import { decodeWireBatch, isWireBatch } from './wire-batch.js';
 
 interface Hosted {
   readonly taskId: string;
@@ -120,7 +121,6 @@ export class TaskHost {
   readonly #abortedEarly = new Map<number, string>();
   /** Per task id: the tail of its queued work (create, puts, stop). */
   readonly #lanes = new Map<string, Promise<void>>();
-  readonly #ahead = new ConversionsAhead();
 
   /** `load` is shared with whoever else needs the module in this thread: see {@link connectorLoader}. */
   constructor(load: () => Promise<ConnectorModule>) {
@@ -130,20 +130,7 @@ export class TaskHost {
   /** Never rejects: every failure, including a task that cannot start, becomes a result. */
   put(request: PutRequest): Promise<PutResult> {
     const began = performance.now();
-    // the records convert now when the instance is there (put-conversion.ts), else in the put's turn
-    const hosted = this.#tasks.get(request.taskId);
-    const ahead = this.#ahead.start(
-      request,
-      hosted?.configKey === request.configKey ? hosted.converters : undefined,
-    );
-    return this.#inLane(request.taskId, async () => {
-      const inTurn = { pending: ahead === undefined };
-      try {
-        return await this.#startAndPut(request, began, ahead, inTurn);
-      } finally {
-        if (inTurn.pending) this.#ahead.convertedInTurn(request.taskId);
-      }
-    });
+    return this.#inLane(request.taskId, () => this.#startAndPut(request, began));
   }
 
   /**
@@ -198,12 +185,7 @@ export class TaskHost {
     return run;
   }
 
-  async #startAndPut(
-    request: PutRequest,
-    began: number,
-    ahead: Ahead | undefined,
-    inTurn: { pending: boolean },
-  ): Promise<PutResult> {
+  async #startAndPut(request: PutRequest, began: number): Promise<PutResult> {
     let hosted = this.#tasks.get(request.taskId);
     let taskStarted = false;
     if (hosted === undefined || hosted.configKey !== request.configKey) {
@@ -216,7 +198,7 @@ export class TaskHost {
       }
       taskStarted = true;
     }
-    return this.#put(hosted, request, began, taskStarted, ahead, inTurn);
+    return this.#put(hosted, request, began, taskStarted);
   }
 
   async #stopNow(taskId: string): Promise<boolean> {
@@ -309,14 +291,7 @@ export class TaskHost {
     if (assigned.length > 0) await hosted.instance.open(assigned);
   }
 
-  async #put(
-    hosted: Hosted,
-    request: PutRequest,
-    began: number,
-    taskStarted: boolean,
-    ahead: Ahead | undefined,
-    inTurn: { pending: boolean },
-  ): Promise<PutResult> {
+  async #put(hosted: Hosted, request: PutRequest, began: number, taskStarted: boolean): Promise<PutResult> {
     let convertMs = 0;
     let converterFailures: ConverterFailureInfo[] = [];
     hosted.backoffMs = undefined;
@@ -330,10 +305,18 @@ export class TaskHost {
     hosted.abort = new AbortController();
     try {
       await this.#syncAssignment(hosted, request);
-      const converted = await this.#converted(hosted, request, ahead, inTurn);
-      const { raws } = converted;
-      converterFailures = converted.failures;
-      const transformStart = performance.now();
+      const convertStart = performance.now();
+      const raws = isWireBatch(request.batch) ? decodeWireBatch(request.batch) : request.batch;
+      // schemas a registry converter lacks are fetched here, once per batch; unreachable = retriable
+      await prepareBatch(raws, hosted.converters);
+      const converted = convertBatch(raws, hosted.converters);
+      converterFailures = converted.failures.map(({ index, error }) => ({
+        index,
+        code: 'SHARESINK_CONVERTER_FAILED',
+        message: error.message,
+        converter: error.converter,
+        part: error.part,
+      }));
       // dropped records are simply not put: with no failure reported they are acked like put ones
       const { records, failures } = hosted.transforms.apply(converted.records);
       for (const { index, error } of failures)
@@ -344,7 +327,7 @@ export class TaskHost {
           converter: error.type,
           part: 'transform',
         });
-      convertMs = converted.convertMs + performance.now() - transformStart;
+      convertMs = performance.now() - convertStart;
       if (records.length === 0)
         return this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted);
       hosted.rejections = new Map();
@@ -361,26 +344,6 @@ export class TaskHost {
       hosted.current = [];
       hosted.putId = 0;
       hosted.abort = IDLE;
-    }
-  }
-
-  /** The records converted ahead with this instance's converters, or converted now (in turn). */
-  async #converted(
-    hosted: Hosted,
-    request: PutRequest,
-    ahead: Ahead | undefined,
-    inTurn: { pending: boolean },
-  ): Promise<Converted> {
-    if (ahead !== undefined && ahead.converters === hosted.converters) return ahead.converted;
-    // after any conversion still running ahead, so the converters see the batches in order
-    await this.#ahead.tail(request.taskId);
-    try {
-      return await convertRequest(request.batch, hosted.converters);
-    } finally {
-      if (inTurn.pending) {
-        inTurn.pending = false;
-        this.#ahead.convertedInTurn(request.taskId);
-      }
     }
   }
 
