@@ -56,8 +56,8 @@ describe('JDBC rows: column names shared between rows of one shape', () => {
       type: 'struct',
       optional: false,
       fields: [
-        { name: 'name', index: 0, schema: { type: 'string', optional: true } },
-        { name: 'id', index: 1, schema: { type: 'int32', optional: false } },
+        { name: 'name', schema: { type: 'string', optional: true } },
+        { name: 'id', schema: { type: 'int32', optional: false } },
       ],
     };
     const r1 = toJdbcRow(record({ name: 'a', id: 1 }, { valueSchema: schema }), 'tbl', s, shapes)!;
