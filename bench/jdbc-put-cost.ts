@@ -6,7 +6,7 @@
  * with the machine's load. `--cpu-prof` on the node command line profiles it.
  *
  * `--inflight=N` keeps N puts handed to the host at once, as the runner keeps several in flight (the
- * host runs a task's puts one at a time and may convert the next one meanwhile).
+ * host runs a task's puts one at a time, the next waiting in its lane).
  *
  *   tsx bench/jdbc-put-cost.ts --dialect=postgresql|mariadb [--rows=200000] [--batch=500] [--inflight=1]
  *        [--set=k=v …]
