@@ -140,9 +140,14 @@ async function measure(
   let mainStalls: MainStalls | undefined;
   if (m.kind === 'drain') {
     from = first;
+    // the steady part's CPU per thread and the machine's busy cores (is the machine the limit?)
+    threadsFrom = threadTicks();
+    ticksFrom = machineTicks();
     if (!(await waitFor(() => p.put() >= m.records, deadline, rss)))
       throw new Error(`${spec.label}: ${p.put()} of ${m.records} records put before the timeout`);
     to = sample(p, 'put');
+    threadsTo = threadTicks();
+    ticksTo = machineTicks();
     if (await waitFor(() => p.done() >= m.records, performance.now() + 10_000, rss))
       ackTailMs = performance.now() - to.at;
   } else {
@@ -196,7 +201,7 @@ async function measure(
         ? { from: performance.timeOrigin + from.at, to: performance.timeOrigin + to.at }
         : undefined,
     rssAtWindowEndMb,
-    threadCpuUs: threadsFrom && threadsTo ? threadCpu(threadsFrom, threadsTo) : undefined,
+    threadCpuUs: threadsFrom && threadsTo ? threadCpu(threadsFrom, threadsTo, m.kind === 'drain') : undefined,
     mainStalls,
   };
 }

@@ -6,6 +6,7 @@
  *
  *   tsx bench/jdbc-ab.ts --dialect=postgresql|mariadb [--rounds=3] [--rows=50000]
  *        [--brokers=127.0.0.1:9092] [--threads=1] [--set=key=value …] [--profile=/tmp/prof]
+ *        [--worker-profile=/tmp/wprof]   (the pool thread's profile and put timings: bench/profiled-jdbc.ts)
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ const rows = Number(arg('rows', '50000'));
 const brokers = arg('brokers', '127.0.0.1:9092');
 const threads = args.get('threads')?.[0];
 const profile = args.get('profile')?.[0];
+/** The pool thread's own profile and put timings (bench/profiled-jdbc.ts), under DIR/<run>. */
+const workerProfile = args.get('worker-profile')?.[0];
 const extra = Object.fromEntries(
   (args.get('set') ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
@@ -52,7 +55,10 @@ async function main(): Promise<void> {
     mode: 'share',
     tasks: 1,
     ...(threads === undefined ? {} : { poolThreads: Number(threads) }),
-    connectorClass: 'io.confluent.connect.jdbc.JdbcSinkConnector',
+    connectorClass:
+      workerProfile === undefined
+        ? 'io.confluent.connect.jdbc.JdbcSinkConnector'
+        : path.join(BENCH_DIR, 'profiled-jdbc.ts'),
     connectorProps: {
       'connection.url': url,
       'connection.user': user,
@@ -77,8 +83,31 @@ async function main(): Promise<void> {
       mkdirSync(dir, { recursive: true });
       flags.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
     }
-    const s = await sampled(sink(i === 0 ? first : `${id}_t${i}`, i), flags);
+    if (workerProfile !== undefined) {
+      const dir = path.join(workerProfile, `run${i}`);
+      mkdirSync(dir, { recursive: true });
+      process.env.SHARESINK_BENCH_WORKER_PROFILE = dir;
+    }
+    const spec = sink(i === 0 ? first : `${id}_t${i}`, i);
+    // with --worker-profile, the main thread's steady part too (first put to last), beside the pool thread's
+    const s = await withServerCpu('sink', () =>
+      sampled(
+        workerProfile === undefined ? spec : { ...spec, profileDir: path.join(workerProfile, `run${i}`) },
+        flags,
+      ),
+    );
     samples.sink.push(s);
+    const c = s.counters ?? {};
+    const windowRows = ((s.steadyRecordsPerSec ?? 0) * s.windowMs) / 1000;
+    const perRow = Object.entries(s.threadCpuUs ?? {})
+      .map(([name, t]) => [name, (t.user + t.sys) / windowRows] as const)
+      .filter(([, us]) => us >= 0.1)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `${name} ${round(us, 1)}`);
+    console.log(
+      `  steady part: CPU µs/row by thread ${perRow.join(', ')} · machine busy ${round(s.machineBusyCores ?? NaN, 2)} of ${os.cpus().length} cores · ` +
+        `batches ${c.batches}, puts ${c.puts}, fetches ${c.consumerFetches}`,
+    );
     const bareSpec: ChildSpec =
       dialect === 'postgresql'
         ? {
@@ -101,7 +130,7 @@ async function main(): Promise<void> {
             batchSize: Math.round(s.avgRecordsPerPut ?? 500),
             timeoutMs: 300_000,
           };
-    const b = await runChild(bareSpec);
+    const b = await withServerCpu('bare', () => runChild(bareSpec));
     samples.bare.push(b);
     console.log(
       `round ${i}: sink ${round(rate(s))}/s (${round(s.cpuUsPerRecord, 1)} µs/row, put ${round(s.avgRecordsPerPut ?? 0)}) · bare ${round(rate(b))}/s (${round(b.cpuUsPerRecord, 1)} µs/row) · ratio ${round(rate(s) / rate(b), 2)} · load ${os
@@ -131,6 +160,44 @@ async function dropTables(tables: string[]): Promise<void> {
   const c = await mysql.createConnection({ host: '127.0.0.1', user: 'root', database: 'test' });
   for (const t of tables) await c.query(`DROP TABLE IF EXISTS \`${t}\``);
   await c.end();
+}
+
+/**
+ * CPU ticks (10 ms) of the other processes the run leans on, from /proc: the broker on `brokers`' port
+ * (its command line names its log directory, node-<port>) and the database server's processes.
+ */
+function serverTicks(): { broker: number; database: number } {
+  const port = brokers.slice(brokers.lastIndexOf(':') + 1);
+  const out = { broker: 0, database: 0 };
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(f[11]) + Number(f[12]);
+      if (comm === 'postgres' || comm === 'mariadbd' || comm === 'mysqld') {
+        if ((comm === 'postgres') === (dialect === 'postgresql')) out.database += ticks;
+      } else if (comm === 'java' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`node-${port}/`)) {
+        out.broker += ticks;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Runs `run` and says how much CPU the broker and the database used meanwhile, in µs per row. */
+async function withServerCpu<T>(label: string, run: () => Promise<T>): Promise<T> {
+  const before = serverTicks();
+  const result = await run();
+  const after = serverTicks();
+  console.log(
+    `  ${label}, whole run: broker ${round(((after.broker - before.broker) * 10_000) / rows, 1)} µs/row, ` +
+      `database ${round(((after.database - before.database) * 10_000) / rows, 1)} µs/row`,
+  );
+  return result;
 }
 
 /** runChild, plus the CPU of each of the child's threads (by name) from /proc, sampled until it exits. */

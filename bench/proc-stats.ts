@@ -46,12 +46,19 @@ export function threadTicks(): ThreadTicks {
   return out;
 }
 
-/** CPU (µs) and wake-ups per thread over the window, grouped by thread name (the main thread apart). */
-export function threadCpu(from: ThreadTicks, to: ThreadTicks): Record<string, ThreadWindow> {
+/**
+ * CPU (µs) and wake-ups per thread over the window, grouped by thread name (the main thread apart), or
+ * each thread apart (`name:tid`) with `byThread`: Node names its worker threads and V8's helpers alike.
+ */
+export function threadCpu(
+  from: ThreadTicks,
+  to: ThreadTicks,
+  byThread = false,
+): Record<string, ThreadWindow> {
   const out: Record<string, ThreadWindow> = {};
   for (const [tid, b] of to) {
     const a = from.get(tid) ?? { user: 0, sys: 0, wakes: 0 };
-    const key = tid === String(process.pid) ? 'main' : b.name;
+    const key = tid === String(process.pid) ? 'main' : byThread ? `${b.name}:${tid}` : b.name;
     const e = (out[key] ??= { user: 0, sys: 0, wakes: 0, threads: 0 });
     e.user += b.user - a.user;
     e.sys += b.sys - a.sys;

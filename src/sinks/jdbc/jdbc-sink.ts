@@ -13,7 +13,7 @@ import { VERSIONS_TABLE, type Connection, type Dialect, type TableInfo } from '.
 import { startNotes } from './notes.js';
 import { claimOf, columnDefs, groupBy, overwrites, units, writeMode, type Unit } from './plan.js';
 import { dialectFor } from './dialects.js';
-import { toJdbcRow, type JdbcRow } from './rows.js';
+import { RowShapes, toJdbcRow, type JdbcRow } from './rows.js';
 import { refusedIn } from './unused-keys.js';
 
 const VERSION = '0.1.0';
@@ -89,6 +89,8 @@ export class JdbcSinkTask extends SinkTask {
   readonly #tables = new Map<string, TableInfo>();
   readonly #tableNames = new Map<string, string>();
   #versionsReady = false;
+  /** The column names of the rows made last: equal names share one array (rows.ts). */
+  readonly #shapes = new RowShapes();
 
   version(): string {
     return VERSION;
@@ -119,7 +121,7 @@ export class JdbcSinkTask extends SinkTask {
     const rows: JdbcRow[] = [];
     for (const record of records) {
       try {
-        const row = toJdbcRow(record, this.#tableName(record.topic), this.#s);
+        const row = toJdbcRow(record, this.#tableName(record.topic), this.#s, this.#shapes);
         if (row !== undefined) rows.push(row);
       } catch (error) {
         if (!(error instanceof DataError)) throw error;

@@ -28,7 +28,12 @@ type RowSettings = Pick<JdbcSettings, 'pkMode' | 'pkFields' | 'fields' | 'delete
  * The row for a record, or undefined for a tombstone that is not a delete (delete.enabled=false:
  * skipped, as Confluent's sink does). Throws DataError for a record that cannot be a row.
  */
-export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): JdbcRow | undefined {
+export function toJdbcRow(
+  record: SinkRecord,
+  table: string,
+  s: RowSettings,
+  shapes: RowShapes = new RowShapes(),
+): JdbcRow | undefined {
   const value = record.value;
   const tombstone = value === null || value === undefined;
   if (tombstone && !s.deleteEnabled) return undefined;
@@ -37,9 +42,9 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
       `the value is a ${Array.isArray(value) ? 'array' : typeof value}, not a struct: the JDBC sink writes a struct's fields as columns (a Struct from a converter with a schema, or a JSON object)`,
     );
   const valueFields = tombstone ? undefined : (value as Record<string, unknown>);
-  const columns: string[] = [];
+  const columns = shapes.begin();
   const values: unknown[] = [];
-  const schemas: (Schema | undefined)[] = [];
+  const schemas = new SchemaList();
 
   switch (s.pkMode) {
     case 'kafka': {
@@ -80,14 +85,25 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
   const keyCount = columns.length;
   const keyText = keyCount === 0 ? '' : toJson(values);
   if (tombstone) {
-    return { record, table, op: 'delete', columns, values, schemas, keyCount, keyText, superseded: [] };
+    const keys = shapes.end();
+    return {
+      record,
+      table,
+      op: 'delete',
+      columns: keys,
+      values,
+      schemas: schemas.end(),
+      keyCount,
+      keyText,
+      superseded: NONE,
+    };
   }
   // per record, so plain loops: no closure or lookup that does not depend on the record
   const fields = s.fields;
   const valueSchema = record.valueSchema?.type === 'struct' ? record.valueSchema : undefined;
   for (const name in valueFields) {
     if (fields !== undefined && !fields.has(name)) continue;
-    if (keyCount > 0 && columns.includes(name)) continue;
+    if (keyCount > 0 && columns.isKey(name, keyCount)) continue;
     columns.push(name);
     values.push(valueFields[name]);
     schemas.push(valueSchema === undefined ? undefined : fieldSchema(valueSchema, name));
@@ -96,13 +112,94 @@ export function toJdbcRow(record: SinkRecord, table: string, s: RowSettings): Jd
     throw new DataError(
       'the row has no columns (an empty struct, or fields.whitelist matches none of its fields)',
     );
-  return { record, table, op: 'write', columns, values, schemas, keyCount, keyText, superseded: [] };
+  const names = shapes.end();
+  return {
+    record,
+    table,
+    op: 'write',
+    columns: names,
+    values,
+    schemas: schemas.end(),
+    keyCount,
+    keyText,
+    superseded: NONE,
+  };
+}
+
+/** No superseded rows: shared, since lastPerKey assigns a new array rather than adding to this one. */
+const NONE: JdbcRow[] = Object.freeze([]) as unknown as JdbcRow[];
+/** Every column without a schema (a schemaless converter): `schemas[i]` is undefined for every i. */
+const NO_SCHEMAS: readonly (Schema | undefined)[] = Object.freeze([]);
+
+/**
+ * The column names of consecutive rows. Rows of one batch mostly have the same fields in the same
+ * order, so a row gets the previous row's array while its names match it, and an array of its own
+ * only from the first name that differs: one array per shape instead of one per row (and the
+ * grouping in plan.ts then finds equal shapes by identity).
+ */
+export class RowShapes {
+  #previous: readonly string[] = [];
+  #length = 0;
+  #own: string[] | undefined;
+
+  begin(): this {
+    this.#length = 0;
+    this.#own = undefined;
+    return this;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(name: string): void {
+    const own = this.#own;
+    if (own !== undefined) own.push(name);
+    else if (this.#previous[this.#length] !== name)
+      (this.#own = this.#previous.slice(0, this.#length)).push(name);
+    this.#length++;
+  }
+
+  /** Whether `name` is one of the first `keyCount` names of this row (its key columns). */
+  isKey(name: string, keyCount: number): boolean {
+    for (let i = 0; i < keyCount; i++) if (this.#at(i) === name) return true;
+    return false;
+  }
+
+  end(): readonly string[] {
+    const out: readonly string[] =
+      this.#own ??
+      (this.#length === this.#previous.length ? this.#previous : this.#previous.slice(0, this.#length));
+    this.#previous = out;
+    return out;
+  }
+
+  #at(i: number): string | undefined {
+    return this.#own !== undefined ? this.#own[i] : this.#previous[i];
+  }
+}
+
+/** A row's column schemas, an array only once one is known (a schemaless row shares {@link NO_SCHEMAS}). */
+class SchemaList {
+  #list: (Schema | undefined)[] | undefined;
+  #length = 0;
+
+  push(schema: Schema | undefined): void {
+    if (schema !== undefined && this.#list === undefined)
+      this.#list = new Array<Schema | undefined>(this.#length).fill(undefined);
+    this.#list?.push(schema);
+    this.#length++;
+  }
+
+  end(): readonly (Schema | undefined)[] {
+    return this.#list ?? NO_SCHEMAS;
+  }
 }
 
 function addKey(
-  columns: string[],
+  columns: RowShapes,
   values: unknown[],
-  schemas: (Schema | undefined)[],
+  schemas: SchemaList,
   name: string,
   value: unknown,
   schema: Schema | undefined,
