@@ -48,6 +48,8 @@ export const partitionKey = (topicId: string, partition: number): string => `${t
 
 export class FetchLoops {
   private readonly loops = new Map<number, Promise<void>>();
+  /** Partitions holding a read-ahead, oldest first: handed over in that order, so none starves. */
+  private readonly waiting = new Set<PartitionState>();
   private busyCount = 0;
 
   constructor(private readonly h: FetchLoopsHost) {}
@@ -159,14 +161,24 @@ export class FetchLoops {
     }
     s.buffered = { from: a.offset, records, lastOffset: last.lastOffset };
     s.fetchNext = last.lastOffset + 1;
+    this.waiting.add(s);
     this.pump();
   }
 
-  /** Hands every held read-ahead whose partition is free over, within the concurrency. */
+  /**
+   * Hands held read-aheads whose partition is free over, within the concurrency, the longest held first:
+   * in map order the first partitions would always win, and the last ones would be drained at the end
+   * with fewer fetches with the application at once.
+   */
   private pump(): void {
-    for (const s of this.h.parts.values()) {
+    for (const s of this.waiting) {
       if (this.busyCount >= this.h.concurrency) return;
-      if (s.buffered === undefined || s.busy || s.revoked || this.h.isPaused(s.topic)) continue;
+      if (s.buffered === undefined || s.revoked) {
+        this.waiting.delete(s); // dropped meanwhile
+        continue;
+      }
+      if (s.busy || this.h.isPaused(s.topic)) continue;
+      this.waiting.delete(s);
       this.handOver(s, s.buffered);
     }
   }
