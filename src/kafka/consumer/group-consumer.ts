@@ -91,7 +91,7 @@ export class GroupConsumer {
       isRunning: () => this.running,
       isPaused: (topic) => this.paused.has(topic),
       leaderOf: (s) => this.leaderOf(s),
-      fetch: (node, asked) => this.fetchFrom(node, asked),
+      fetch: (node, lane, asked) => this.fetchFrom(node, lane, asked),
       refreshMetadata: async () => void (await this.cluster.refreshMetadata(this.topics)),
       resetPosition: (s) => this.resetPosition(s),
       deliver: (s, b) => this.each!(this.partitionFetch(s, b)),
@@ -229,9 +229,9 @@ export class GroupConsumer {
     return this.cluster.leaderFor(s.topicId, s.partition) ?? -1;
   }
 
-  private async fetchFrom(node: number, asked: readonly Asked[]): Promise<FetchResponse> {
+  private async fetchFrom(node: number, lane: number, asked: readonly Asked[]): Promise<FetchResponse> {
     const maxWaitMs = this.o.fetchMaxWaitMs ?? 500;
-    const conn = await this.cluster.connectionTo(node, 'fetch');
+    const conn = await this.cluster.connectionTo(node, `fetch-${lane}`);
     const res = await conn.call(
       Fetch,
       {

@@ -32,6 +32,8 @@ export interface PartitionState {
   gen: number;
   /** At most one fetch response read ahead (bounded by max.partition.fetch.bytes). */
   buffered: ReadAhead | undefined;
+  /** In a Fetch request now (another lane leaves it out). */
+  asking: boolean;
   /** Do not read ahead until the fetch with the application ends (a fetch error while it was busy). */
   holdReadAhead: boolean;
   /** The offset after the last one resolved (what a commit stores); undefined = nothing resolved yet. */
@@ -61,6 +63,7 @@ export function newPartitionState(
     fetchNext: position,
     gen: 0,
     buffered: undefined,
+    asking: false,
     holdReadAhead: false,
     resolvedNext: undefined,
     committedNext: -1,

@@ -57,7 +57,7 @@ function harness(size: number) {
     leaderOf: () => 1,
     refreshMetadata: () => Promise.resolve(),
     resetPosition: () => Promise.resolve(),
-    fetch: async (_node, as: readonly Asked[]): Promise<FetchResponse> => {
+    fetch: async (_node, _lane, as: readonly Asked[]): Promise<FetchResponse> => {
       const offset = as[0]!.offset;
       asked.push(offset);
       // hold the response when the test asks to (a fetch in flight across a pause or an early end)
