@@ -113,35 +113,41 @@ export class FetchLoops {
       if (ready.length === 0) return;
       const asked: Asked[] = ready.map((s) => ({ s, gen: s.gen, offset: s.fetchNext }));
       for (const s of ready) s.asking = true;
+      let next: 'fetch' | 'stale' | 'moved' = 'fetch';
       try {
         if (node < 0) throw new KafkaError(KafkaErrorCode.LEADER_NOT_AVAILABLE, { api: 'Fetch' });
-        const res = await this.h.fetch(node, lane, asked).finally(() => {
-          for (const s of ready) s.asking = false;
-        });
+        const res = await this.h.fetch(node, lane, asked);
         if (res.errorCode !== 0) throw new KafkaError(res.errorCode, { api: 'Fetch' });
-        const byKey = new Map(asked.map((a) => [partitionKey(a.s.topicId, a.s.partition), a]));
-        let stale = false;
-        for (const t of res.responses)
-          for (const p of t.partitions) {
-            const a = byKey.get(partitionKey(t.topicId, p.partitionIndex));
-            if (a === undefined || !this.current(a)) continue;
-            if (p.errorCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE) await this.outOfRange(a.s);
-            else if (p.errorCode !== 0) stale = true;
-            else await this.take(a, p);
-          }
+        if (await this.takeAll(res, asked)) next = 'stale';
         backoffMs = 100;
-        if (stale) {
-          await this.h.refreshMetadata();
-          return this.kick();
-        }
       } catch (err) {
         this.h.log.debug({ ...failureFields(err), node }, 'fetch failed; retrying');
         await sleep(backoffMs);
         backoffMs = Math.min(backoffMs * 2, 5000);
         await this.h.refreshMetadata().catch(() => undefined);
-        if (this.h.leaderOf(ready[0]!) !== node) return this.kick();
+        if (this.h.leaderOf(ready[0]!) !== node) next = 'moved';
+      } finally {
+        // only once its response is taken: another lane must not ask for the same offset meanwhile
+        for (const s of ready) s.asking = false;
       }
+      if (next === 'stale') await this.h.refreshMetadata().catch(() => undefined);
+      if (next !== 'fetch') return this.kick();
     }
+  }
+
+  /** Takes a response's partitions that are still wanted; true when one answered with an error to refresh on. */
+  private async takeAll(res: FetchResponse, asked: readonly Asked[]): Promise<boolean> {
+    const byKey = new Map(asked.map((a) => [partitionKey(a.s.topicId, a.s.partition), a]));
+    let stale = false;
+    for (const t of res.responses)
+      for (const p of t.partitions) {
+        const a = byKey.get(partitionKey(t.topicId, p.partitionIndex));
+        if (a === undefined || !this.current(a)) continue;
+        if (p.errorCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE) await this.outOfRange(a.s);
+        else if (p.errorCode !== 0) stale = true;
+        else await this.take(a, p);
+      }
+    return stale;
   }
 
   /** The response to `a` is still wanted: same partition state, generation and offset, nothing held. */
