@@ -6,14 +6,18 @@
  *
  *   tsx bench/drain-ab.ts --a=/tmp/base --b=. [--rounds=4] [--records=2000000] [--size=100]
  *     [--partitions=1] [--tasks=1] [--brokers=127.0.0.1:29092] [--a-prop=k=v ...] [--b-prop=k=v ...]
+ *     [--mode=share|classic|consumer] [--profile=<dir>]
  *
  * `--a-prop` / `--b-prop` add connector settings to one side: `--a=. --b=. --b-prop=put.placement=event-loop`
- * compares a setting on one checkout.
+ * compares a setting on one checkout. `--mode` drains in classic mode or on the consumer protocol (a new
+ * group per run, read from the earliest offset); `--profile` writes each run's main-thread CPU profile
+ * (steady part) under `<dir>/<label>/` for bench/profile.ts.
  *
  * The other checkout needs its dependencies (`ln -s "$PWD/node_modules" /tmp/base/` will do).
  * Long drains (2,000,000 records) show the per-record cost; scenario 5's 500,000-record drains last
  * ~3 s, and V8's optimizing compiler still runs on its helper threads for much of that (ADR 0011).
  */
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +37,8 @@ const { values } = parseArgs({
     partitions: { type: 'string', default: '1' },
     tasks: { type: 'string', default: '1' },
     brokers: { type: 'string', default: '127.0.0.1:29092' },
+    mode: { type: 'string', default: 'share' },
+    profile: { type: 'string' },
     'a-prop': { type: 'string', multiple: true, default: [] },
     'b-prop': { type: 'string', multiple: true, default: [] },
   },
@@ -43,6 +49,9 @@ const records = Number(values.records);
 const recordSize = Number(values.size);
 const partitions = Number(values.partitions);
 const brokers = values.brokers;
+if (!['share', 'classic', 'consumer'].includes(values.mode))
+  throw new Error(`--mode=${values.mode}: share, classic or consumer`);
+const mode = values.mode as WorkerRunSpec['mode'];
 const propsOf = (given: string[]): Record<string, string> =>
   Object.fromEntries(given.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const sideProps = { A: propsOf(values['a-prop']), B: propsOf(values['b-prop']) };
@@ -59,14 +68,16 @@ function drain(
     brokers,
     topic,
     topicRecords: records,
-    mode: 'share',
+    mode,
     tasks: Number(values.tasks),
     poolThreads: os.availableParallelism(),
     connectorClass: 'NoopSink',
     connectorProps: { 'consumer.override.max.poll.records': '500', ...props },
     measure: { kind: 'drain', records },
     timeoutMs: 600_000,
+    ...(values.profile === undefined ? {} : { profileDir: path.resolve(values.profile, label) }),
   };
+  if (spec.profileDir !== undefined) mkdirSync(spec.profileDir, { recursive: true });
   // each side's own child, so each side runs its own src/
   return runChild(spec, [], path.join(dir, 'bench'));
 }

@@ -1,16 +1,29 @@
-// The broker stops (controlled shutdown) and starts again in the middle of the stream. This is the
-// shared test broker: the scenario restarts it and, whatever happens, leaves it running.
+// The broker stops (controlled shutdown) and starts again in the middle of the stream, under a share
+// group and under a consumer-protocol group (KIP-848). The scenario restarts the test broker and, whatever
+// happens, leaves it running: with other work on the shared broker, give this project a broker of its
+// own (KAFKA_PORT=9692 npx vitest run --project faults-broker starts one there).
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runKafkaScript } from '../integration/harness/broker.js';
 import { createTopic, deleteTopics, kafkaVersion, testBrokers } from '../integration/harness/kafka.js';
 import { fileSinkOutcome } from './harness/outcome.js';
 import { ids, produceIds, readSink } from './harness/records.js';
 import { recordResult } from './harness/report.js';
-import { scenario, sleep, totals, waitUntil } from './harness/workers.js';
+import {
+  consumerProtocolConnector,
+  scenario,
+  sleep,
+  totals,
+  waitUntil,
+  type Scenario,
+} from './harness/workers.js';
+import { freePort, taskStates } from './harness/rest.js';
 
 const RECORDS = 2000;
 const LOCK_MS = 5000;
 const s = scenario('broker-restart');
+// made when its test starts: a scenario's wall time counts from its creation
+let consumer: Scenario | undefined;
 
 function brokerEnv(): Record<string, string> {
   const [host, port] = testBrokers().split(':');
@@ -45,10 +58,29 @@ async function ensureBrokerRunning(): Promise<void> {
   await script('status.sh');
 }
 
+/** stop.sh, 1 s down, start.sh; whatever fails, the broker is running again afterwards. */
+async function restartBroker(sinkFile: string): Promise<{ stopAt: number; atStop: number; downMs: number }> {
+  const stopAt = Date.now();
+  const atStop = await (async () => {
+    try {
+      await script('stop.sh');
+      const written = readSink(sinkFile).distinct.size;
+      await sleep(1000);
+      return written;
+    } finally {
+      // the broker is never left stopped, whatever failed above
+      await script('start.sh');
+      await script('status.sh');
+    }
+  })();
+  return { stopAt, atStop, downMs: Date.now() - stopAt };
+}
+
 afterAll(async () => {
   await s.cleanup();
+  await consumer?.cleanup();
   await ensureBrokerRunning();
-  await deleteTopics([s.topic]).catch(() => undefined);
+  await deleteTopics([s.topic, ...(consumer ? [consumer.topic] : [])]).catch(() => undefined);
 });
 
 describe('fault: broker restart', () => {
@@ -76,20 +108,7 @@ describe('fault: broker restart', () => {
       () => `too little written before the restart:\n${w.logTail()}`,
     );
 
-    const stopAt = Date.now();
-    const atStop = await (async () => {
-      try {
-        await script('stop.sh');
-        const written = readSink(s.sinkFile).distinct.size;
-        await sleep(1000);
-        return written;
-      } finally {
-        // the shared broker is never left stopped, whatever failed above
-        await script('start.sh');
-        await script('status.sh');
-      }
-    })();
-    const downMs = Date.now() - stopAt;
+    const { stopAt, atStop, downMs } = await restartBroker(s.sinkFile);
     await produceIds(s.topic, second, { partitions: 3 });
     let recoveredMs = Number.NaN;
     await waitUntil(
@@ -121,4 +140,70 @@ describe('fault: broker restart', () => {
     expect(o.deadLettered).toEqual([]);
     expect(summary.connectors[0]?.tasks.map((t) => t.state)).not.toContain('failed');
   });
+
+  it('consumer protocol: the members come back after the restart; none lost, the tasks RUNNING', async () => {
+    await assertOurBroker();
+    // slow puts (3 partitions × 20 records/s) so the broker goes away with most of `first` still to put
+    const first = ids(1, 1000);
+    const second = ids(1001, 300);
+    const c = (consumer = scenario('broker-restart-consumer'));
+    await createTopic(c.topic, { partitions: 3 });
+    await produceIds(c.topic, first, { partitions: 3 });
+    const port = await freePort();
+    const connector = consumerProtocolConnector(c, {
+      'tasks.max': 2,
+      'put.latency.ms': 500,
+      'consumer.override.max.poll.records': 10,
+      // one producer batch (~33 records) per fetch: a commit every 2 s per partition, some while the broker is away
+      'consumer.override.max.partition.fetch.bytes': 1024,
+    });
+    const w = await c.startWorker('w1', connector, { listeners: `http://127.0.0.1:${port}` });
+    await waitUntil(
+      () => readSink(c.sinkFile).distinct.size >= first.length * 0.15,
+      60_000,
+      () => `too little written before the restart:\n${w.logTail()}`,
+    );
+    const { stopAt, atStop, downMs } = await restartBroker(c.sinkFile);
+    // what was written by the time the broker answered again: only these may be read again
+    const beforeBack = new Set(readSink(c.sinkFile).distinct);
+    await produceIds(c.topic, second, { partitions: 3 });
+    let recoveredMs = Number.NaN;
+    await waitUntil(
+      () => readSink(c.sinkFile).distinct.size >= first.length + second.length,
+      60_000,
+      () => `only ${readSink(c.sinkFile).distinct.size} after the restart:\n${w.logTail()}`,
+    )
+      .then(() => (recoveredMs = Date.now() - stopAt))
+      .catch(() => undefined); // counted and asserted below
+    const states = await taskStates(port, String(connector.name));
+    const sink = readSink(c.sinkFile);
+    const summary = await w.stop();
+    const o = await fileSinkOutcome(c, {
+      scenario: 'Broker restart mid-stream, consumer protocol',
+      workers: 1,
+      produced: [...first, ...second],
+      summaries: [summary],
+      notes:
+        `group.protocol=consumer, 2 tasks, 3 partitions, puts of 10 records taking 500 ms, a commit every ~33 records; stop.sh after ` +
+        `${atStop} of the first ${first.length} records, start.sh 1 s later (broker unavailable ` +
+        `${(downMs / 1000).toFixed(1)} s); ${second.length} more produced after the restart; every record ` +
+        `in the sink ${(recoveredMs / 1000).toFixed(1)} s after the stop, tasks ${states.join(', ')} without ` +
+        `a restart; ${sink.writes - sink.distinct.size} written twice (at most the records put and not ` +
+        'committed when the broker went away).',
+    });
+    recordResult(o.row);
+    expect(o.lost, 'records lost').toEqual([]);
+    expect(atStop, 'the broker went away under load').toBeLessThan(first.length);
+    expect(states, 'tasks RUNNING without a restart').toEqual(['RUNNING', 'RUNNING']);
+    const twice = writtenTwice(c.sinkFile).filter((id) => !beforeBack.has(id));
+    expect(twice, 'written twice though first written after the broker was back').toEqual([]);
+  });
 });
+
+/** Ids the sink holds more than once. */
+function writtenTwice(sinkFile: string): string[] {
+  const seen = new Map<string, number>();
+  for (const line of readFileSync(sinkFile, 'utf8').split('\n'))
+    if (line !== '') seen.set(line.split('\t')[0]!, (seen.get(line.split('\t')[0]!) ?? 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+}

@@ -3,8 +3,9 @@
  * heartbeats and reconciliation of {@link ConsumerMembership}, a fetch loop per partition leader (Fetch
  * v13+, by topic id, full fetches without a session), start positions from the group's committed offsets
  * or `auto.offset.reset`, and commits with the member id and epoch. Each partition is with the
- * application one fetch at a time (`each`); its next fetch starts after the last offset it resolved, so
- * what was not resolved is read again. A revoked partition's fetch is told it is stale, and the
+ * application one fetch at a time (`each`), and the next one is read ahead meanwhile (fetch-loops.ts);
+ * a fetch that ends before resolving everything drops what was read ahead, and the partition is read
+ * again after the last offset resolved. A revoked partition's fetch is told it is stale, and the
  * revocation waits for it to end, which commits what it put (the classic task runner does).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,17 +13,19 @@ import type { Logger } from 'pino';
 import { KafkaCluster, type KafkaClusterOptions } from '../cluster.js';
 import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
 import { failureFields } from '../errors/failure-reason.js';
-import { Fetch, type FetchPartitionData } from '../protocol/messages/fetch.js';
+import { Fetch, type FetchResponse } from '../protocol/messages/fetch.js';
 import { randomUuid } from '../protocol/uuid.js';
-import { decodeRecordBatches, type KafkaRecord } from '../records/record-batches.js';
 import { ConsumerMembership, type OwnedPartition } from './consumer-membership.js';
 import { commitOffsets, fetchCommitted, listOffsets, type MemberRef } from './group-offsets.js';
+import { FetchLoops, partitionKey, type Asked } from './fetch-loops.js';
 import {
+  dropReadAhead,
   newPartitionState,
   PartitionRevokedError,
   type OffsetsByTopic,
   type PartitionFetch,
   type PartitionState,
+  type ReadAhead,
 } from './partition-state.js';
 
 export type { PartitionFetch, OffsetsByTopic } from './partition-state.js';
@@ -46,7 +49,6 @@ export interface GroupConsumerOptions extends Omit<KafkaClusterOptions, 'logger'
   readonly concurrency?: number;
 }
 
-const key = (topicId: string, partition: number): string => `${topicId}:${partition}`;
 const LONG_POLL_MARGIN_MS = 10_000;
 
 export class GroupConsumer {
@@ -56,10 +58,9 @@ export class GroupConsumer {
   private readonly membership: ConsumerMembership;
   private readonly parts = new Map<string, PartitionState>();
   private readonly paused = new Set<string>();
-  private readonly loops = new Map<number, Promise<void>>();
+  private readonly loops: FetchLoops;
   private topics: string[] = [];
   private running = false;
-  private busyCount = 0;
   private each: ((fetch: PartitionFetch) => Promise<void>) | undefined;
   private assignmentListener: (owned: Array<{ topic: string; partition: number }>) => void = () => {};
   private crashListener: (error: Error) => void = () => {};
@@ -82,6 +83,18 @@ export class GroupConsumer {
       onRevoke: (ps, lost) => this.revoke(ps, lost),
       onAssign: (ps) => this.assign(ps),
       onFatal: (e) => this.fatal(e),
+    });
+    this.loops = new FetchLoops({
+      log: this.log,
+      parts: this.parts,
+      concurrency: options.concurrency ?? 4,
+      isRunning: () => this.running,
+      isPaused: (topic) => this.paused.has(topic),
+      leaderOf: (s) => this.leaderOf(s),
+      fetch: (node, lane, asked) => this.fetchFrom(node, lane, asked),
+      refreshMetadata: async () => void (await this.cluster.refreshMetadata(this.topics)),
+      resetPosition: (s) => this.resetPosition(s),
+      deliver: (s, b) => this.each!(this.partitionFetch(s, b)),
     });
   }
 
@@ -115,20 +128,22 @@ export class GroupConsumer {
     if (this.parts.size === 0) this.emitAssignment();
   }
 
+  /** Stops fetching these topics: what was read ahead is dropped; the fetches with the application finish. */
   pause(topics: readonly string[]): void {
     for (const t of topics) this.paused.add(t);
+    for (const s of this.parts.values()) if (this.paused.has(s.topic)) dropReadAhead(s);
   }
 
   resume(topics: readonly string[]): void {
     for (const t of topics) this.paused.delete(t);
-    this.kick();
+    this.loops.kick();
   }
 
   /** Gives every partition up (after their fetches ended and committed), leaves the group, disconnects. */
   async close(): Promise<void> {
     await this.membership.leave();
     this.running = false;
-    await Promise.all([...this.loops.values()]);
+    await this.loops.ended();
     await this.cluster.close();
   }
 
@@ -177,17 +192,20 @@ export class GroupConsumer {
     for (const p of added) {
       const position = at.get(`${p.topic}:${p.partition}`) ?? 0;
       this.parts.set(
-        key(p.topicId, p.partition),
+        partitionKey(p.topicId, p.partition),
         newPartitionState(p.topic, p.topicId, p.partition, position),
       );
     }
     this.emitAssignment();
-    this.kick();
+    this.loops.kick();
   }
 
   private async revoke(gone: OwnedPartition[], lost: boolean): Promise<void> {
-    const states = gone.flatMap((p) => this.parts.get(key(p.topicId, p.partition)) ?? []);
-    for (const s of states) s.revoked = true;
+    const states = gone.flatMap((p) => this.parts.get(partitionKey(p.topicId, p.partition)) ?? []);
+    for (const s of states) {
+      s.revoked = true;
+      dropReadAhead(s);
+    }
     await Promise.all(states.map((s) => s.idle));
     if (!lost) {
       // what the fetches resolved and did not commit (the runner commits at a fetch's end already)
@@ -203,79 +221,31 @@ export class GroupConsumer {
         ),
       );
     }
-    for (const p of gone) this.parts.delete(key(p.topicId, p.partition));
+    for (const p of gone) this.parts.delete(partitionKey(p.topicId, p.partition));
     this.emitAssignment();
-  }
-
-  private ready(s: PartitionState): boolean {
-    return !s.busy && !s.revoked && !this.paused.has(s.topic);
   }
 
   private leaderOf(s: PartitionState): number {
     return this.cluster.leaderFor(s.topicId, s.partition) ?? -1;
   }
 
-  /** Starts a fetch loop for each leader with a partition ready and no loop. */
-  private kick(): void {
-    if (!this.running) return;
-    const cap = this.o.concurrency ?? 4;
-    if (this.busyCount >= cap) return;
-    for (const s of this.parts.values()) {
-      if (!this.ready(s)) continue;
-      const node = this.leaderOf(s);
-      if (this.loops.has(node)) continue;
-      this.loops.set(
-        node,
-        this.loop(node).finally(() => this.loops.delete(node)),
-      );
-    }
-  }
-
-  private async loop(node: number): Promise<void> {
-    let backoffMs = 100;
-    while (this.running && this.busyCount < (this.o.concurrency ?? 4)) {
-      const ready = [...this.parts.values()].filter((s) => this.ready(s) && this.leaderOf(s) === node);
-      if (ready.length === 0) return;
-      try {
-        if (node < 0) throw new KafkaError(KafkaErrorCode.LEADER_NOT_AVAILABLE, { api: 'Fetch' });
-        const maxWaitMs = this.o.fetchMaxWaitMs ?? 500;
-        const conn = await this.cluster.connectionTo(node, 'fetch');
-        const res = await conn.call(
-          Fetch,
-          {
-            maxWaitMs,
-            minBytes: this.o.fetchMinBytes ?? 1,
-            maxBytes: this.o.fetchMaxBytes ?? 52_428_800,
-            isolationLevel: 0,
-            rackId: '',
-            topics: byTopicId(ready, this.o.maxPartitionFetchBytes ?? 1_048_576),
-          },
-          { timeoutMs: maxWaitMs + LONG_POLL_MARGIN_MS },
-        );
-        if (res.errorCode !== 0) throw new KafkaError(res.errorCode, { api: 'Fetch' });
-        if (res.nodeEndpoints.length > 0) this.cluster.updateNodes(res.nodeEndpoints);
-        let stale = false;
-        for (const t of res.responses)
-          for (const p of t.partitions) {
-            const s = this.parts.get(key(t.topicId, p.partitionIndex));
-            if (s === undefined || !this.ready(s)) continue;
-            if (p.errorCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE) await this.resetPosition(s);
-            else if (p.errorCode !== 0) stale = true;
-            else await this.deliver(s, p);
-          }
-        backoffMs = 100;
-        if (stale) {
-          await this.cluster.refreshMetadata(this.topics);
-          return this.kick();
-        }
-      } catch (err) {
-        this.log.debug({ ...failureFields(err), node }, 'fetch failed; retrying');
-        await sleep(backoffMs);
-        backoffMs = Math.min(backoffMs * 2, 5000);
-        await this.cluster.refreshMetadata(this.topics).catch(() => undefined);
-        if (this.leaderOf(ready[0]!) !== node) return this.kick();
-      }
-    }
+  private async fetchFrom(node: number, lane: number, asked: readonly Asked[]): Promise<FetchResponse> {
+    const maxWaitMs = this.o.fetchMaxWaitMs ?? 500;
+    const conn = await this.cluster.connectionTo(node, `fetch-${lane}`);
+    const res = await conn.call(
+      Fetch,
+      {
+        maxWaitMs,
+        minBytes: this.o.fetchMinBytes ?? 1,
+        maxBytes: this.o.fetchMaxBytes ?? 52_428_800,
+        isolationLevel: 0,
+        rackId: '',
+        topics: byTopicId(asked, this.o.maxPartitionFetchBytes ?? 1_048_576),
+      },
+      { timeoutMs: maxWaitMs + LONG_POLL_MARGIN_MS },
+    );
+    if (res.nodeEndpoints.length > 0) this.cluster.updateNodes(res.nodeEndpoints);
+    return res;
   }
 
   private async resetPosition(s: PartitionState): Promise<void> {
@@ -297,40 +267,7 @@ export class GroupConsumer {
     if (at !== undefined) s.position = at.offset;
   }
 
-  private async deliver(s: PartitionState, p: FetchPartitionData): Promise<void> {
-    if (p.records.length === 0) return;
-    const { batches } = await decodeRecordBatches(p.records, {
-      topic: s.topic,
-      partition: s.partition,
-      includeControl: true,
-    });
-    const last = batches[batches.length - 1];
-    if (last === undefined || last.lastOffset < s.position) return;
-    const records: KafkaRecord[] = [];
-    for (const b of batches) {
-      if (b.isControl) continue;
-      for (const r of b.records) if (r.offset >= s.position) records.push(r);
-    }
-    if (records.length === 0) {
-      s.position = last.lastOffset + 1; // control records or compacted gaps only
-      return;
-    }
-    s.busy = true;
-    this.busyCount++;
-    s.idle = new Promise<void>((r) => (s.markIdle = r));
-    const fetch = this.partitionFetch(s, records, last.lastOffset);
-    void this.each!(fetch)
-      .catch((err: unknown) => this.log.debug(failureFields(err), 'fetch ended with an error'))
-      .finally(() => {
-        if (s.resolvedNext !== undefined && s.resolvedNext > s.position) s.position = s.resolvedNext;
-        s.busy = false;
-        this.busyCount--;
-        s.markIdle();
-        this.kick();
-      });
-  }
-
-  private partitionFetch(s: PartitionState, records: KafkaRecord[], lastOffset: number): PartitionFetch {
+  private partitionFetch(s: PartitionState, b: ReadAhead): PartitionFetch {
     const uncommitted = (): OffsetsByTopic =>
       s.resolvedNext === undefined || s.resolvedNext <= s.committedNext
         ? { topics: [] }
@@ -342,8 +279,8 @@ export class GroupConsumer {
     return {
       topic: s.topic,
       partition: s.partition,
-      records,
-      lastOffset: String(lastOffset),
+      records: b.records,
+      lastOffset: String(b.lastOffset),
       resolveOffset: (offset) => {
         const next = Number(offset) + 1;
         if (s.resolvedNext === undefined || next > s.resolvedNext) s.resolvedNext = next;
@@ -379,14 +316,14 @@ export class GroupConsumer {
   }
 }
 
-function byTopicId(states: readonly PartitionState[], partitionMaxBytes: number) {
+function byTopicId(asked: readonly Asked[], partitionMaxBytes: number) {
   const out = new Map<
     string,
     Array<{ partition: number; currentLeaderEpoch: number; fetchOffset: number; partitionMaxBytes: number }>
   >();
-  for (const s of states) {
+  for (const { s, offset } of asked) {
     const list = out.get(s.topicId) ?? [];
-    list.push({ partition: s.partition, currentLeaderEpoch: -1, fetchOffset: s.position, partitionMaxBytes });
+    list.push({ partition: s.partition, currentLeaderEpoch: -1, fetchOffset: offset, partitionMaxBytes });
     out.set(s.topicId, list);
   }
   return [...out].map(([topicId, partitions]) => ({ topicId, partitions }));

@@ -1,16 +1,41 @@
 /**
  * What a consumer-protocol member keeps per owned partition, and the one fetch of it handed to the
- * application ({@link PartitionFetch}): a partition is handed out again only after the previous fetch
- * of it ended, from the offset after the last one the application resolved (not resolved: read again).
+ * application ({@link PartitionFetch}). A partition is with the application one fetch at a time; while it
+ * is, the member may read ahead: at most one fetch response more, held in `buffered`, handed over only
+ * once the previous fetch ended with everything resolved. Anything else (an early end, a pause, a
+ * revocation or loss) drops the read-ahead, and the partition is read again from what was resolved.
  */
 import type { KafkaRecord } from '../records/record-batches.js';
+
+/** A fetch response read ahead, not handed to the application yet. */
+export interface ReadAhead {
+  /** The offset it was fetched from: the partition's `position` when it is handed over. */
+  readonly from: number;
+  /** Its records from `from` on, control records left out (may be empty: control records only). */
+  readonly records: readonly KafkaRecord[];
+  /** The last offset it covers, trailing control records included. */
+  readonly lastOffset: number;
+}
 
 export interface PartitionState {
   readonly topic: string;
   readonly topicId: string;
   readonly partition: number;
-  /** The next offset to fetch. */
+  /** The next offset to hand to the application: moves only when records are handed over (or skipped). */
   position: number;
+  /** The next offset to fetch: `position`, or after the read-ahead / the fetch in flight. */
+  fetchNext: number;
+  /**
+   * Bumped whenever what was read ahead is dropped (pause, revocation, an early end, a reset): a fetch
+   * response asked for under an older value is stale and discarded.
+   */
+  gen: number;
+  /** At most one fetch response read ahead (bounded by max.partition.fetch.bytes). */
+  buffered: ReadAhead | undefined;
+  /** In a Fetch request now (another lane leaves it out). */
+  asking: boolean;
+  /** Do not read ahead until the fetch with the application ends (a fetch error while it was busy). */
+  holdReadAhead: boolean;
   /** The offset after the last one resolved (what a commit stores); undefined = nothing resolved yet. */
   resolvedNext: number | undefined;
   /** The last offset committed (the next to read), -1 = none by this member. */
@@ -35,6 +60,11 @@ export function newPartitionState(
     topicId,
     partition,
     position,
+    fetchNext: position,
+    gen: 0,
+    buffered: undefined,
+    asking: false,
+    holdReadAhead: false,
     resolvedNext: undefined,
     committedNext: -1,
     busy: false,
@@ -42,6 +72,13 @@ export function newPartitionState(
     idle: Promise.resolve(),
     markIdle: () => undefined,
   };
+}
+
+/** Forgets what was read ahead and makes any fetch of it in flight stale: it is read again from `position`. */
+export function dropReadAhead(s: PartitionState): void {
+  s.buffered = undefined;
+  s.fetchNext = s.position;
+  s.gen++;
 }
 
 /** Kafkajs's shape of offsets, which the classic task runner logs and commits. */

@@ -404,9 +404,12 @@ export class ClassicTaskRunner {
       recordAckFailure: (batch, errorCode) => {
         // said where it was decided: the task's failure, the dead-letter write given up
         if (errorCode === LEFT_UNCOMMITTED) return;
+        // the put succeeded and its offsets were resolved: the partition reads on, and the next commit
+        // covers them (a broker restart showed it: nothing came again); only a rebalance, a stop or a
+        // crash before that commit has them delivered again
         this.log.warn(
           { batchId: batch.id, errorCode },
-          'batch not committed; its records will be delivered again',
+          'offset commit failed; the next commit covers the batch, unless the partition moves before it',
         );
       },
     };

@@ -1,0 +1,22 @@
+// A standalone worker's REST API, for the scenarios that read a task's state while the worker runs.
+import net from 'node:net';
+
+/** A loopback port free now (the worker's `listeners`). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The states of a connector's tasks (`RUNNING`, `FAILED`, …), by task id. */
+export async function taskStates(port: number, connector: string): Promise<string[]> {
+  const res = await fetch(`http://127.0.0.1:${port}/connectors/${encodeURIComponent(connector)}/status`);
+  if (!res.ok) throw new Error(`GET /connectors/${connector}/status answered ${res.status}`);
+  const body = (await res.json()) as { tasks: Array<{ id: number; state: string }> };
+  return [...body.tasks].sort((a, b) => a.id - b.id).map((t) => t.state);
+}

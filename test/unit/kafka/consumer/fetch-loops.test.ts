@@ -1,0 +1,174 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { FetchLoops, partitionKey, type Asked } from '../../../../src/kafka/consumer/fetch-loops.js';
+import {
+  dropReadAhead,
+  newPartitionState,
+  type PartitionState,
+  type ReadAhead,
+} from '../../../../src/kafka/consumer/partition-state.js';
+import type { FetchResponse } from '../../../../src/kafka/protocol/messages/fetch.js';
+import { encodeBatch, type TestBatch } from '../records/record-batch-builder.js';
+
+const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const PER_FETCH = 10;
+const tick = () => new Promise<void>((r) => setTimeout(r, 5));
+
+function batch(baseOffset: number, count: number): Buffer {
+  const b: TestBatch = {
+    baseOffset,
+    partitionLeaderEpoch: 0,
+    compression: 'none',
+    logAppendTime: false,
+    transactional: false,
+    control: false,
+    lastOffsetDelta: count - 1,
+    baseTimestamp: 0,
+    maxTimestamp: 0,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records: Array.from({ length: count }, (_, i) => ({
+      timestampDelta: 0,
+      offsetDelta: i,
+      key: null,
+      value: Buffer.from(String(baseOffset + i)),
+      headers: [],
+    })),
+  };
+  return encodeBatch(b);
+}
+
+/** A partition log of `size` records, fetched PER_FETCH at a time; the test drives each fetch's end. */
+function harness(size: number) {
+  const parts = new Map<string, PartitionState>();
+  const s = newPartitionState('t', TOPIC_ID, 0, 0);
+  parts.set(partitionKey(TOPIC_ID, 0), s);
+  const paused = new Set<string>();
+  const asked: number[] = [];
+  const handed: Array<{ from: number; last: number; end: (resolveUpTo?: number) => void }> = [];
+  let release: (() => void) | undefined;
+  const loops = new FetchLoops({
+    log: pino({ level: 'silent' }),
+    parts,
+    concurrency: 4,
+    isRunning: () => true,
+    isPaused: (t) => paused.has(t),
+    leaderOf: () => 1,
+    refreshMetadata: () => Promise.resolve(),
+    resetPosition: () => Promise.resolve(),
+    fetch: async (_node, _lane, as: readonly Asked[]): Promise<FetchResponse> => {
+      const offset = as[0]!.offset;
+      asked.push(offset);
+      // hold the response when the test asks to (a fetch in flight across a pause or an early end)
+      if (release === undefined) await tick();
+      else await new Promise<void>((r) => (release = r));
+      const count = Math.min(PER_FETCH, size - offset);
+      if (count <= 0) await new Promise(() => undefined); // nothing more: the long poll never answers
+      return {
+        throttleTimeMs: 0,
+        errorCode: 0,
+        sessionId: 0,
+        nodeEndpoints: [],
+        responses: [
+          {
+            topicId: TOPIC_ID,
+            partitions: [
+              {
+                partitionIndex: 0,
+                errorCode: 0,
+                highWatermark: size,
+                lastStableOffset: size,
+                logStartOffset: 0,
+                currentLeader: { leaderId: 1, leaderEpoch: 0 },
+                abortedTransactions: null,
+                preferredReadReplica: -1,
+                records: batch(offset, count),
+              } as never,
+            ],
+          },
+        ],
+      };
+    },
+    deliver: (st, b: ReadAhead) =>
+      new Promise<void>((resolve) => {
+        handed.push({
+          from: b.records[0]!.offset,
+          last: b.lastOffset,
+          end: (upTo = b.lastOffset) => {
+            if (upTo >= b.from) st.resolvedNext = upTo + 1;
+            resolve();
+          },
+        });
+      }),
+  });
+  return {
+    s,
+    loops,
+    paused,
+    asked,
+    handed,
+    holdResponses: () => (release = () => undefined),
+    releaseResponse: () => {
+      const r = release;
+      release = undefined;
+      r?.();
+    },
+  };
+}
+
+describe('FetchLoops read-ahead', () => {
+  it('reads the next fetch while one is with the application and hands it over after it', async () => {
+    const h = harness(40);
+    h.loops.kick();
+    await tick();
+    await tick();
+    expect(h.handed.map((f) => f.from)).toEqual([0]);
+    expect(h.s.buffered?.from).toBe(10); // read ahead, one response only
+    expect(h.asked).toEqual([0, 10]);
+    h.handed[0]!.end();
+    await tick();
+    await tick();
+    expect(h.handed.map((f) => f.from)).toEqual([0, 10]);
+    expect(h.s.position).toBe(20);
+    expect(h.s.buffered?.from).toBe(20);
+  });
+
+  it('an early end drops the read-ahead: the partition is read again from what was resolved', async () => {
+    const h = harness(40);
+    h.loops.kick();
+    await tick();
+    await tick();
+    expect(h.s.buffered?.from).toBe(10);
+    h.handed[0]!.end(4); // resolved 0..4 only
+    await tick();
+    await tick();
+    expect(h.handed.map((f) => f.from)).toEqual([0, 5]);
+    expect(h.asked).toContain(5);
+    expect(h.s.position).toBe(15);
+  });
+
+  it('a response asked before a pause is discarded; resuming reads from the position', async () => {
+    const h = harness(40);
+    h.loops.kick();
+    await tick();
+    await tick();
+    h.handed[0]!.end();
+    await tick(); // 10..19 handed over, 20.. asked for
+    h.holdResponses();
+    await tick();
+    h.paused.add('t');
+    dropReadAhead(h.s);
+    h.handed[1]!.end(14); // ends early while paused
+    h.releaseResponse();
+    await tick();
+    await tick();
+    expect(h.s.buffered).toBeUndefined();
+    expect(h.handed).toHaveLength(2);
+    h.paused.delete('t');
+    h.loops.kick();
+    await tick();
+    await tick();
+    expect(h.handed.map((f) => f.from)).toEqual([0, 10, 15]);
+  });
+});
