@@ -17,13 +17,9 @@ import { BENCH_DIR, createTopic, deleteTopics, round } from './common.js';
 import { RESULT_PREFIX } from './child-protocol.js';
 import { runChild } from './context.js';
 import { producePgRows } from './pg-rows.js';
+import { scriptArgs } from './script-args.js';
 
-const args = new Map<string, string[]>();
-for (const a of process.argv.slice(2)) {
-  const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
-  if (m) args.set(m[1]!, [...(args.get(m[1]!) ?? []), m[2] ?? 'true']);
-}
-const arg = (k: string, d: string): string => args.get(k)?.[0] ?? d;
+const { all: args, arg } = scriptArgs();
 const dialect = arg('dialect', 'postgresql');
 const rounds = Number(arg('rounds', '3'));
 const rows = Number(arg('rows', '50000'));

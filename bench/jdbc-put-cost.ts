@@ -18,13 +18,9 @@ import { TaskHost, connectorLoader } from '../src/pool/task-host.js';
 import { PutRequests } from '../src/pool/put-request.js';
 import { encodeWireBatch } from '../src/pool/wire-batch.js';
 import { pgRow } from './pg-rows.js';
+import { scriptArgs } from './script-args.js';
 
-const args = new Map<string, string[]>();
-for (const a of process.argv.slice(2)) {
-  const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
-  if (m) args.set(m[1]!, [...(args.get(m[1]!) ?? []), m[2] ?? 'true']);
-}
-const arg = (k: string, d: string): string => args.get(k)?.[0] ?? d;
+const { all: args, arg } = scriptArgs();
 const dialect = arg('dialect', 'postgresql');
 const rows = Number(arg('rows', '200000'));
 const batch = Number(arg('batch', '500'));

@@ -8,35 +8,19 @@ import {
   type ReadAhead,
 } from '../../../../src/kafka/consumer/partition-state.js';
 import type { FetchResponse } from '../../../../src/kafka/protocol/messages/fetch.js';
-import { encodeBatch, type TestBatch } from '../records/record-batch-builder.js';
+import { encodeBatch, simpleBatch } from '../records/record-batch-builder.js';
 
 const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const PER_FETCH = 10;
 const tick = () => new Promise<void>((r) => setTimeout(r, 5));
 
 function batch(baseOffset: number, count: number): Buffer {
-  const b: TestBatch = {
-    baseOffset,
-    partitionLeaderEpoch: 0,
-    compression: 'none',
-    logAppendTime: false,
-    transactional: false,
-    control: false,
-    lastOffsetDelta: count - 1,
-    baseTimestamp: 0,
-    maxTimestamp: 0,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records: Array.from({ length: count }, (_, i) => ({
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: null,
-      value: Buffer.from(String(baseOffset + i)),
-      headers: [],
-    })),
-  };
-  return encodeBatch(b);
+  return encodeBatch(
+    simpleBatch(
+      baseOffset,
+      Array.from({ length: count }, (_, i) => String(baseOffset + i)),
+    ),
+  );
 }
 
 /** A partition log of `size` records, fetched PER_FETCH at a time; the test drives each fetch's end. */
