@@ -4,7 +4,12 @@
 // the record's id passes the same kill, and a record the sink never wrote is reported lost.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkConnector, type CheckConnectorOptions, type RunSchedule } from '../../src/testing/index.js';
+import {
+  checkConnector,
+  type CheckConnectorOptions,
+  type CheckConnectorReport,
+  type RunSchedule,
+} from '../../src/testing/index.js';
 import { TEST_DBS, type TestDb } from '../integration/harness/jdbc-dbs.js';
 import { createTopic, deleteTopics, REPO_ROOT, testBrokers } from '../integration/harness/kafka.js';
 
@@ -31,6 +36,12 @@ const quiet: RunSchedule = {
  * One run of the given schedule. A failing one is not shrunk: the time limit (checked before each run)
  * has passed when the first run ends, and the examples are minimal already.
  */
+/** The check failed on a record written twice, and on nothing lost. */
+function expectCaughtDuplicating(report: CheckConnectorReport): void {
+  expect(report.failure?.run.duplicated.length).toBeGreaterThan(0);
+  expect(report.failure?.run.lost).toEqual([]);
+}
+
 const once = (
   name: string,
   connector: Record<string, string>,
@@ -81,8 +92,7 @@ describe('sharesink check: built-in observers', () => {
       { idempotent: true },
     );
     expect(report.faults['kill-after-put']).toBeGreaterThanOrEqual(1);
-    expect(report.failure?.run.duplicated.length).toBeGreaterThan(0);
-    expect(report.failure?.run.lost).toEqual([]);
+    expectCaughtDuplicating(report);
   });
 
   it('JDBC on PostgreSQL, upsert keyed by the record id (pk.mode=record_value, pk.fields=id): passes a kill after put', async () => {
@@ -129,8 +139,7 @@ describe('sharesink check: built-in observers', () => {
       { idempotent: true },
     );
     expect(report.faults['kill-after-put']).toBeGreaterThanOrEqual(1);
-    expect(report.failure?.run.duplicated.length).toBeGreaterThan(0);
-    expect(report.failure?.run.lost).toEqual([]);
+    expectCaughtDuplicating(report);
   });
 
   it('KafkaSink with no fault: every record in the output topic once', async () => {
@@ -168,7 +177,6 @@ describe('sharesink check: built-in observers', () => {
       killAfterPut,
       { idempotent: true, recordHttp: true },
     );
-    expect(report.failure?.run.duplicated.length).toBeGreaterThan(0);
-    expect(report.failure?.run.lost).toEqual([]);
+    expectCaughtDuplicating(report);
   });
 });

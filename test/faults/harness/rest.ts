@@ -1,5 +1,6 @@
 // A standalone worker's REST API, for the scenarios that read a task's state while the worker runs.
 import net from 'node:net';
+import { api } from '../../integration/harness/rest-client.js';
 
 /** A loopback port free now (the worker's `listeners`). */
 export function freePort(): Promise<number> {
@@ -15,8 +16,9 @@ export function freePort(): Promise<number> {
 
 /** The states of a connector's tasks (`RUNNING`, `FAILED`, …), by task id. */
 export async function taskStates(port: number, connector: string): Promise<string[]> {
-  const res = await fetch(`http://127.0.0.1:${port}/connectors/${encodeURIComponent(connector)}/status`);
-  if (!res.ok) throw new Error(`GET /connectors/${connector}/status answered ${res.status}`);
-  const body = (await res.json()) as { tasks: Array<{ id: number; state: string }> };
+  const path = `/connectors/${encodeURIComponent(connector)}/status`;
+  const res = await api(`http://127.0.0.1:${port}`, 'GET', path);
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+  const body = res.json as { tasks: Array<{ id: number; state: string }> };
   return [...body.tasks].sort((a, b) => a.id - b.id).map((t) => t.state);
 }
