@@ -5,6 +5,7 @@
  * (bench/child.ts).
  */
 import path from 'node:path';
+import { builtChild, needsTypescriptChild } from './built-child.js';
 import type { ChildResult, ChildSpec } from './child-protocol.js';
 import { RESULT_PREFIX } from './child-protocol.js';
 import { BENCH_DIR, round, runProcess, say, tail, waitForQuiet } from './common.js';
@@ -79,19 +80,23 @@ export function createContext(o: {
 }
 
 /**
- * Runs bench/child.ts with `spec` and returns its result line. `benchDir`: another checkout's bench/, to
- * measure that checkout's src/ (bench/drain-ab.ts).
+ * Runs bench/child.ts with `spec` and returns its result line: built, on plain node (bench/built-child.ts),
+ * unless the run's connector is a TypeScript module. `benchDir`: another checkout's bench/, to measure
+ * that checkout (bench/drain-ab.ts).
  */
 export async function runChild(
   spec: ChildSpec,
   nodeFlags: readonly string[] = [],
   benchDir = BENCH_DIR,
 ): Promise<ChildResult> {
-  const r = await runProcess(
-    process.execPath,
-    [...nodeFlags, '--import', 'tsx', path.join(benchDir, 'child.ts'), JSON.stringify(spec)],
-    { timeoutMs: spec.timeoutMs + 60_000, cwd: path.dirname(benchDir) },
-  );
+  const connectorClass = 'connectorClass' in spec ? spec.connectorClass : undefined;
+  const entry = needsTypescriptChild(connectorClass)
+    ? ['--import', 'tsx', path.join(benchDir, 'child.ts')]
+    : [await builtChild(benchDir)];
+  const r = await runProcess(process.execPath, [...nodeFlags, ...entry, JSON.stringify(spec)], {
+    timeoutMs: spec.timeoutMs + 60_000,
+    cwd: path.dirname(benchDir),
+  });
   const line = r.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
   if (r.code !== 0 || !line) {
     const why = r.timedOut ? 'timed out' : `exited ${r.code}`;

@@ -24,13 +24,13 @@ export function renderMarkdown(r: BenchResults): string {
     node: string;
     kafka: string;
     java: string;
-    sharesink: { gitSha: string; dirtySrc: string[] };
+    sharesink: { gitSha: string; dirtySrc: string[]; runsAs?: string };
   };
   out.push(`# sharesink benchmark (${r.mode})`);
   out.push('');
   out.push(
     `${r.startedAt} · ${r.durationS} s · \`${r.command}\` · node ${v.node} · Kafka ${v.kafka} · ${v.java} · ` +
-      `sharesink ${v.sharesink.gitSha.slice(0, 10)}${v.sharesink.dirtySrc.length > 0 ? ` (+${v.sharesink.dirtySrc.length} uncommitted src files)` : ''} · ` +
+      `sharesink ${v.sharesink.gitSha.slice(0, 10)}${v.sharesink.dirtySrc.length > 0 ? ` (+${v.sharesink.dirtySrc.length} uncommitted src files)` : ''}${v.sharesink.runsAs === undefined ? ' (sources under tsx)' : ` (${v.sharesink.runsAs})`} · ` +
       `${String(r.machine.cpus)} CPUs (${String(r.machine.cpuModel)}) · load ${r.loadAverage.start.join('/')} → ${r.loadAverage.end.join('/')}`,
   );
   if ((r.notRecord ?? []).length > 0) {

@@ -189,6 +189,8 @@ export function newResults(o: { plan: Plan; started: Date; scale: number; broker
           .split('\n')
           .filter(Boolean)
           .map((l) => l.slice(3)),
+        /** How the children ran sharesink (bench/built-child.ts); records before 2026-12-05 ran the sources under tsx. */
+        runsAs: 'dist/ built with tsc, on plain node; TypeScript connector modules under tsx',
       },
     },
     machine: {

@@ -6,11 +6,20 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createSecureContext } from 'node:tls';
-import forge from 'node-forge';
-
-const CERT_BAG = forge.pki.oids['certBag'] as string;
+import type Forge from 'node-forge';
 import { HiddenValue, type Secret, type TlsSettings } from './types.js';
+
+let loadedForge: typeof Forge | undefined;
+/**
+ * node-forge takes ~65 ms to import and only PKCS#12 files need it; this module is imported by every
+ * pool thread (the registry converters' TLS settings), so it is required on first use.
+ */
+function forge(): typeof Forge {
+  return (loadedForge ??= createRequire(import.meta.url)('node-forge') as typeof Forge);
+}
+const certBag = (): string => forge().pki.oids['certBag'] as string;
 
 /** One setting with the key it was written under (`consumer.override.ssl.truststore.location`). */
 export interface Setting {
@@ -158,10 +167,10 @@ function certificatesOf(text: string, key: string, what: string, problems: Probl
 function pkcs12Certificates(bytes: Buffer, input: TlsInput, problems: Problems): string[] | undefined {
   const location = input.truststoreLocation!;
   const passwordKey = input.truststorePassword?.key ?? location.key.replace(/location$/, 'password');
-  let p12: forge.pkcs12.Pkcs12Pfx;
+  let p12: Forge.pkcs12.Pkcs12Pfx;
   try {
-    p12 = forge.pkcs12.pkcs12FromAsn1(
-      forge.asn1.fromDer(bytes.toString('binary')),
+    p12 = forge().pkcs12.pkcs12FromAsn1(
+      forge().asn1.fromDer(bytes.toString('binary')),
       input.truststorePassword?.value.value() ?? '',
     );
   } catch (err) {
@@ -172,8 +181,9 @@ function pkcs12Certificates(bytes: Buffer, input: TlsInput, problems: Problems):
         : `${location.key}: ${location.value} is not a PKCS12 file sharesink can read (${(err as Error).message}); accepted: PKCS12 or PEM`,
     );
   }
-  const bags = p12.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? [];
-  const certs = bags.flatMap((b: forge.pkcs12.Bag) => (b.cert ? [forge.pki.certificateToPem(b.cert)] : []));
+  const bag = certBag();
+  const bags = p12.getBags({ bagType: bag })[bag] ?? [];
+  const certs = bags.flatMap((b: Forge.pkcs12.Bag) => (b.cert ? [forge().pki.certificateToPem(b.cert)] : []));
   if (certs.length === 0)
     return problems.add(`${location.key}: the PKCS12 truststore ${location.value} holds no certificate`);
   return certs;
@@ -296,12 +306,13 @@ export function certificatePrincipal(identity: {
   let pem = identity.cert;
   if (pem === undefined && identity.pfx !== undefined) {
     try {
-      const p12 = forge.pkcs12.pkcs12FromAsn1(
-        forge.asn1.fromDer(identity.pfx.toString('binary')),
+      const p12 = forge().pkcs12.pkcs12FromAsn1(
+        forge().asn1.fromDer(identity.pfx.toString('binary')),
         identity.pfxPassphrase?.value() ?? '',
       );
-      const withKey = p12.getBags({ bagType: CERT_BAG })[CERT_BAG]?.[0]?.cert;
-      if (withKey) pem = forge.pki.certificateToPem(withKey);
+      const bag = certBag();
+      const withKey = p12.getBags({ bagType: bag })[bag]?.[0]?.cert;
+      if (withKey) pem = forge().pki.certificateToPem(withKey);
     } catch {
       return undefined;
     }

@@ -9,11 +9,18 @@
  * without logical types so the raw value is at hand); a mapper built once from the same schema turns
  * avsc's value into the Connect value.
  */
-import avro from 'avsc';
+import { createRequire } from 'node:module';
+import type Avsc from 'avsc';
 import { DataError } from '../../errors.js';
 import { LOGICAL, type Field, type Schema, type SchemaAndValue } from '../../schema.js';
 import { decimalFromBytes } from '../json-data.js';
 import { UnsupportedSchemaError } from './errors.js';
+
+let loaded: typeof Avsc | undefined;
+/** The format library is loaded when the first schema of its format is compiled, not when a pool thread imports the converters (25–40 ms per library per thread). */
+function avsc(): typeof Avsc {
+  return (loaded ??= createRequire(import.meta.url)('avsc') as typeof Avsc);
+}
 
 type AvroJson = string | AvroJson[] | { [key: string]: unknown };
 type Read = (value: unknown) => unknown;
@@ -277,15 +284,15 @@ function parseJson(text: string, what: string): AvroJson {
  * (named types the schema uses by name) are read first, in the order given.
  */
 export function compileAvro(text: string, references: readonly ResolvedReference[] = []): CompiledSchema {
-  const registry: Record<string, avro.Type> = {};
+  const registry: Record<string, Avsc.Type> = {};
   const builder = new Builder();
   for (const ref of references) {
     const json = parseJson(ref.schema, `the referenced Avro schema ${ref.name}`);
-    avro.Type.forSchema(json as avro.Schema, { wrapUnions: true, registry });
+    avsc().Type.forSchema(json as Avsc.Schema, { wrapUnions: true, registry });
     builder.build(json, undefined);
   }
   const json = parseJson(text, 'an Avro schema');
-  const type = avro.Type.forSchema(json as avro.Schema, { wrapUnions: true, registry });
+  const type = avsc().Type.forSchema(json as Avsc.Schema, { wrapUnions: true, registry });
   const mapped = builder.build(json, undefined);
   const { schema, read } = mapped;
   return {

@@ -9,12 +9,19 @@
  * protobufjs parses the text once per schema id and generates each message's decoder; the message
  * indexes of a record pick the message (the first of the file for [0]).
  */
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import type Protobuf from 'protobufjs';
 import { DataError } from '../../errors.js';
 import { LOGICAL, type Field, type Schema } from '../../schema.js';
 import type { CompiledSchema, ResolvedReference } from './avro-data.js';
 import { UnsupportedSchemaError } from './errors.js';
 import { messageIndexes } from './wire.js';
+
+let loaded: typeof Protobuf | undefined;
+/** The format library is loaded when the first schema of its format is compiled, not when a pool thread imports the converters (25–40 ms per library per thread). */
+function protobufjs(): typeof Protobuf {
+  return (loaded ??= createRequire(import.meta.url)('protobufjs') as typeof Protobuf);
+}
 
 type Read = (value: unknown) => unknown;
 interface Mapped {
@@ -69,7 +76,7 @@ class Builder {
   readonly #building = new Set<string>();
   readonly #done = new Map<string, Mapped>();
 
-  message(type: protobuf.Type): Mapped {
+  message(type: Protobuf.Type): Mapped {
     const name = type.fullName;
     const done = this.#done.get(name);
     if (done !== undefined) return done;
@@ -125,7 +132,7 @@ class Builder {
     for (const f of type.fieldsArray) {
       if (inOneof.has(f.name)) continue;
       let mapped = this.field(f);
-      const isMessage = f.resolvedType instanceof protobuf.Type && !f.map && !f.repeated;
+      const isMessage = f.resolvedType instanceof protobufjs().Type && !f.map && !f.repeated;
       if (isMessage || f.partOf !== null) mapped = optional(mapped);
       fields.push({ name: f.name, schema: mapped.schema });
       const read = mapped.read;
@@ -160,10 +167,10 @@ class Builder {
     return mapped;
   }
 
-  field(f: protobuf.Field): Mapped {
+  field(f: Protobuf.Field): Mapped {
     f.resolve();
     let single: Mapped;
-    if (f.resolvedType instanceof protobuf.Enum) {
+    if (f.resolvedType instanceof protobufjs().Enum) {
       const names = f.resolvedType.valuesById;
       const enumName = f.resolvedType.fullName.slice(1);
       single = {
@@ -174,7 +181,7 @@ class Builder {
         },
         read: (v) => names[v as number] ?? String(v),
       };
-    } else if (f.resolvedType instanceof protobuf.Type) {
+    } else if (f.resolvedType instanceof protobufjs().Type) {
       single = this.message(f.resolvedType);
     } else {
       const scalar = SCALARS[f.type];
@@ -182,7 +189,7 @@ class Builder {
         throw new UnsupportedSchemaError(`the Protobuf type ${f.type} of field ${f.name}`);
       single = scalar;
     }
-    if (f instanceof protobuf.MapField) {
+    if (f instanceof protobufjs().MapField) {
       const keyScalar = SCALARS[f.keyType];
       if (keyScalar === undefined)
         throw new UnsupportedSchemaError(`the map key type ${f.keyType} of field ${f.name}`);
@@ -216,13 +223,13 @@ class Builder {
 }
 
 /** The file's top-level messages in declaration order, or a message's nested ones. */
-function messagesOf(ns: protobuf.NamespaceBase): protobuf.Type[] {
-  return ns.nestedArray.filter((n): n is protobuf.Type => n instanceof protobuf.Type);
+function messagesOf(ns: Protobuf.NamespaceBase): Protobuf.Type[] {
+  return ns.nestedArray.filter((n): n is Protobuf.Type => n instanceof protobufjs().Type);
 }
 
-function parseInto(root: protobuf.Root, text: string, what: string): protobuf.IParserResult {
+function parseInto(root: Protobuf.Root, text: string, what: string): Protobuf.IParserResult {
   try {
-    return protobuf.parse(text, root, { keepCase: true, alternateCommentMode: false });
+    return protobufjs().parse(text, root, { keepCase: true, alternateCommentMode: false });
   } catch (cause) {
     throw new UnsupportedSchemaError(`${what} does not parse: ${(cause as Error).message}`, { cause });
   }
@@ -231,13 +238,13 @@ function parseInto(root: protobuf.Root, text: string, what: string): protobuf.IP
 /** Compiles a .proto file (with the files it imports, as registry references) into a decoder. */
 export function compileProtobuf(text: string, references: readonly ResolvedReference[] = []): CompiledSchema {
   // the file's own messages, in order, for the message indexes
-  const alone = parseInto(new protobuf.Root(), text, 'the Protobuf schema');
+  const alone = parseInto(new (protobufjs().Root)(), text, 'the Protobuf schema');
   const pkg = alone.package;
-  const topNames = messagesOf(pkg ? (alone.root.lookup(pkg) as protobuf.Namespace) : alone.root).map(
+  const topNames = messagesOf(pkg ? (alone.root.lookup(pkg) as Protobuf.Namespace) : alone.root).map(
     (t) => t.name,
   );
 
-  const root = new protobuf.Root();
+  const root = new (protobufjs().Root)();
   const imports = new Set([...(alone.imports ?? []), ...(alone.weakImports ?? [])]);
   for (const ref of references) {
     const parsed = parseInto(root, ref.schema, `the referenced Protobuf schema ${ref.name}`);
@@ -245,7 +252,7 @@ export function compileProtobuf(text: string, references: readonly ResolvedRefer
   }
   for (const file of imports) {
     if (references.some((r) => r.name === file)) continue;
-    const common = protobuf.common.get(file);
+    const common = protobufjs().common.get(file);
     if (common === null)
       throw new UnsupportedSchemaError(
         `the Protobuf schema imports ${file}, which the registry does not list as a reference`,
@@ -263,8 +270,8 @@ export function compileProtobuf(text: string, references: readonly ResolvedRefer
   const top = topNames.map((n) => root.lookupType(pkg ? `${pkg}.${n}` : n));
   if (top.length === 0) throw new UnsupportedSchemaError('the Protobuf schema defines no message');
   const builder = new Builder();
-  const byPath = new Map<string, { type: protobuf.Type; mapped: Mapped }>();
-  const pick = (indexes: readonly number[]): { type: protobuf.Type; mapped: Mapped } => {
+  const byPath = new Map<string, { type: Protobuf.Type; mapped: Mapped }>();
+  const pick = (indexes: readonly number[]): { type: Protobuf.Type; mapped: Mapped } => {
     const key = indexes.join('.');
     let found = byPath.get(key);
     if (found === undefined) {
@@ -282,7 +289,7 @@ export function compileProtobuf(text: string, references: readonly ResolvedRefer
     decode(bytes, offset) {
       const { indexes, offset: start } = messageIndexes(bytes, offset);
       const { type, mapped } = pick(indexes);
-      let message: protobuf.Message;
+      let message: Protobuf.Message;
       try {
         message = type.decode(bytes.subarray(start));
       } catch (cause) {
