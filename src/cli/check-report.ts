@@ -39,6 +39,9 @@ export function formatCheckSummary(name: string, report: CheckConnectorReport): 
       (report.interrupted ? ' (stopped by --time-limit)' : ''),
     `  records checked: ${report.recordsChecked}`,
     `  faults injected: ${faultCounts(report.faults, report.faultKinds)}`,
+    ...(report.faultKinds.includes('broker-restart')
+      ? ['  runs: one at a time (a broker restart reaches every run beside it; --parallel does not apply)']
+      : []),
     ...(never.length > 0
       ? [
           `  never fired: ${never.join(', ')} (drawn in no run, or nothing to hit when drawn: more runs give them their chance)`,

@@ -81,6 +81,14 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     if (status !== undefined) status.show(line);
     else process.stderr.write(`sharesink check: ${line}\n`);
   };
+  const faults = opts.faults !== undefined ? faultList(opts.faults) : undefined;
+  const restarts =
+    (opts.brokerRestartCommand ?? '').trim() !== '' &&
+    (faults === undefined || faults.includes('broker-restart'));
+  if (restarts)
+    process.stderr.write(
+      'sharesink check: runs go one at a time: a broker restart reaches every run beside it (--parallel does not apply)\n',
+    );
   if (interactive) status!.show('starting the first run…');
   const report = await checkConnector({
     worker,
@@ -95,7 +103,7 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     ...(opts.observer !== undefined ? { observer: await loadObserver(opts.observer) } : {}),
     recordHttp: opts.recordHttp === true,
     ...(opts.brokerRestartCommand !== undefined ? { brokerRestartCommand: opts.brokerRestartCommand } : {}),
-    ...(opts.faults !== undefined ? { faults: faultList(opts.faults) } : {}),
+    ...(faults !== undefined ? { faults } : {}),
     lockMs: positiveInt('--lock-ms', opts.lockMs),
     parallel: atLeastOne('--parallel', opts.parallel),
     keepTopics: opts.keepTopics === true,

@@ -113,6 +113,8 @@ export interface CheckConnectorReport {
   readonly seed: number;
   /** The time limit ended the check before `runs` runs. */
   readonly interrupted: boolean;
+  /** Runs that went side by side: 1 whenever broker restarts are among the faults, whatever `parallel` asked. */
+  readonly parallel: number;
   readonly dir: string;
   readonly failure?: CheckConnectorFailure;
 }
@@ -258,6 +260,8 @@ async function check(
       return run;
     };
     const numRuns = options.runs ?? 20;
+    // a broker restart would hit the runs beside it, as faults they did not draw
+    const parallel = faultKinds.includes('broker-restart') ? 1 : (options.parallel ?? DEFAULT_PARALLEL);
     const examples = (options.examples ?? []).map((e) => [e] as [RunSchedule]);
     const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
     // a path replays one counter-example and its shrinking: nothing to run side by side
@@ -266,8 +270,7 @@ async function check(
       let failed = false;
       await runInPool(
         schedules,
-        // a broker restart would hit the runs beside it, as faults they did not draw
-        faultKinds.includes('broker-restart') ? 1 : (options.parallel ?? DEFAULT_PARALLEL),
+        parallel,
         () => !failed && !pastDeadline(),
         async (schedule) => {
           if (runFailed(await execute(schedule, 'run'))) failed = true;
@@ -313,6 +316,7 @@ async function check(
       elapsedMs: Date.now() - started,
       seed: details.seed,
       interrupted,
+      parallel,
       dir,
       ...(counterexample !== undefined && run !== undefined
         ? {
