@@ -42,6 +42,18 @@ export function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** A free TCP port on loopback (listened on once, then closed). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export function portOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port, timeout: timeoutMs }, () => {

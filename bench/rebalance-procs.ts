@@ -7,22 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
-import { BENCH_DIR, MEASURED_JVM_OPTS, ROOT, sleep, tail } from './common.js';
+import { BENCH_DIR, freePort, MEASURED_JVM_OPTS, ROOT, sleep, tail } from './common.js';
 import { connectClasspath } from './connect-standalone.js';
-
-/** A free TCP port on loopback (listened on once, then closed). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * One REST call, JSON in and out, on a connection of its own (no keep-alive: a pooled connection the

@@ -1,18 +1,8 @@
 // A standalone worker's REST API, for the scenarios that read a task's state while the worker runs.
-import net from 'node:net';
 import { api } from '../../integration/harness/rest-client.js';
 
 /** A loopback port free now (the worker's `listeners`). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../../bench/common.js';
 
 /** The states of a connector's tasks (`RUNNING`, `FAILED`, …), by task id. */
 export async function taskStates(port: number, connector: string): Promise<string[]> {
