@@ -81,18 +81,20 @@ export function createContext(o: {
 
 /**
  * Runs bench/child.ts with `spec` and returns its result line: built, on plain node (bench/built-child.ts),
- * unless the run's connector is a TypeScript module. `benchDir`: another checkout's bench/, to measure
- * that checkout (bench/drain-ab.ts).
+ * unless the run's connector is a TypeScript module or `options.typescript` asks for the sources under
+ * tsx. `benchDir`: another checkout's bench/, to measure that checkout (bench/drain-ab.ts).
  */
 export async function runChild(
   spec: ChildSpec,
   nodeFlags: readonly string[] = [],
   benchDir = BENCH_DIR,
+  options: { typescript?: boolean } = {},
 ): Promise<ChildResult> {
   const connectorClass = 'connectorClass' in spec ? spec.connectorClass : undefined;
-  const entry = needsTypescriptChild(connectorClass)
-    ? ['--import', 'tsx', path.join(benchDir, 'child.ts')]
-    : [await builtChild(benchDir)];
+  const entry =
+    (options.typescript ?? needsTypescriptChild(connectorClass))
+      ? ['--import', 'tsx', path.join(benchDir, 'child.ts')]
+      : [await builtChild(benchDir)];
   const r = await runProcess(process.execPath, [...nodeFlags, ...entry, JSON.stringify(spec)], {
     timeoutMs: spec.timeoutMs + 60_000,
     cwd: path.dirname(benchDir),

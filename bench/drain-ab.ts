@@ -6,10 +6,11 @@
  *
  *   tsx bench/drain-ab.ts --a=/tmp/base --b=. [--rounds=4] [--records=2000000] [--size=100]
  *     [--partitions=1] [--tasks=1] [--brokers=127.0.0.1:29092] [--a-prop=k=v ...] [--b-prop=k=v ...]
- *     [--mode=share|classic|consumer] [--profile=<dir>]
+ *     [--mode=share|classic|consumer] [--profile=<dir>] [--a-tsx]
  *
  * `--a-prop` / `--b-prop` add connector settings to one side: `--a=. --b=. --b-prop=put.placement=event-loop`
- * compares a setting on one checkout. `--mode` drains in classic mode or on the consumer protocol (a new
+ * compares a setting on one checkout; `--a-tsx` runs side A from its sources under tsx (how the bench ran
+ * before bench/built-child.ts), B as built. `--mode` drains in classic mode or on the consumer protocol (a new
  * group per run, read from the earliest offset); `--profile` writes each run's main-thread CPU profile
  * (steady part) under `<dir>/<label>/` for bench/profile.ts.
  *
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     brokers: { type: 'string', default: '127.0.0.1:29092' },
     mode: { type: 'string', default: 'share' },
     profile: { type: 'string' },
+    'a-tsx': { type: 'boolean', default: false },
     'a-prop': { type: 'string', multiple: true, default: [] },
     'b-prop': { type: 'string', multiple: true, default: [] },
   },
@@ -61,6 +63,7 @@ function drain(
   label: string,
   topic: string,
   props: Record<string, string>,
+  tsx: boolean,
 ): Promise<ChildResult> {
   const spec: WorkerRunSpec = {
     kind: 'worker',
@@ -79,7 +82,7 @@ function drain(
   };
   if (spec.profileDir !== undefined) mkdirSync(spec.profileDir, { recursive: true });
   // each side's own child, so each side runs its own src/
-  return runChild(spec, [], path.join(dir, 'bench'));
+  return runChild(spec, [], path.join(dir, 'bench'), tsx ? { typescript: true } : {});
 }
 
 await ensureBroker(brokers);
@@ -93,7 +96,13 @@ try {
   const steady: Record<'A' | 'B', number[]> = { A: [], B: [] };
   for (let i = 0; i < Number(values.rounds); i++) {
     for (const side of ['A', 'B'] as const) {
-      const r = await drain(sides[side], `drain-ab-${side}${i}`, topic, sideProps[side]);
+      const r = await drain(
+        sides[side],
+        `drain-ab-${side}${i}`,
+        topic,
+        sideProps[side],
+        side === 'A' && values['a-tsx'],
+      );
       seen[side].push(round(r.cpuUsPerRecord, 2));
       firstMs[side].push(round(r.firstRecordMs ?? NaN));
       steady[side].push(round(r.steadyRecordsPerSec ?? 0));
