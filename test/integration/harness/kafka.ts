@@ -179,8 +179,10 @@ export async function createTopic(
   const admin = kafkaClient('sharesink-test-admin').admin();
   await admin.connect();
   try {
+    // kafkajs's waitForLeaders retries only LEADER_NOT_AVAILABLE; a busy broker (CI on 2 cores) may
+    // first answer that it does not host the new topic's partitions: that is waited out too
     const created = await admin.createTopics({
-      waitForLeaders: true,
+      waitForLeaders: false,
       topics: [
         {
           topic,
@@ -191,8 +193,31 @@ export async function createTopic(
       ],
     });
     if (!created) throw new Error(`topic ${topic} already exists`);
+    await leadersElected(admin, topic, options.partitions ?? 1);
   } finally {
     await admin.disconnect();
+  }
+}
+
+async function leadersElected(
+  admin: ReturnType<Kafka['admin']>,
+  topic: string,
+  partitions: number,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: string;
+  for (;;) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      const led = topics[0]?.partitions.filter((p) => p.leader >= 0).length ?? 0;
+      if (led === partitions) return;
+      last = `${led} of ${partitions} partitions have a leader`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`topic ${topic}: no leaders after ${timeoutMs} ms (${last})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
