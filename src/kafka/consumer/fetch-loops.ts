@@ -31,6 +31,11 @@ export interface FetchLoopsHost {
   readonly parts: ReadonlyMap<string, PartitionState>;
   /** Fetches with the application at once. */
   readonly concurrency: number;
+  /**
+   * The application takes a fetch in chunks of this many records (`max.poll.records`): a fetch whose
+   * last chunk would be under half of it ends before that chunk, which the next fetch reads again.
+   */
+  readonly chunkRecords?: number;
   isRunning(): boolean;
   isPaused(topic: string): boolean;
   /** The partition's leader, -1 when unknown. */
@@ -191,10 +196,26 @@ export class FetchLoops {
       if (b.isControl) continue;
       for (const r of b.records) if (r.offset >= a.offset) records.push(r);
     }
-    s.buffered = { from: a.offset, records, lastOffset: last.lastOffset };
-    s.fetchNext = last.lastOffset + 1;
+    const lastOffset = this.trimTail(records) ?? last.lastOffset;
+    s.buffered = { from: a.offset, records, lastOffset };
+    s.fetchNext = lastOffset + 1;
     this.waiting.add(s);
     this.pump();
+  }
+
+  /**
+   * A fetch of 1 MiB holds 1,005 records of 1 KiB: puts of 500, 500 and 5, the last one costing a put
+   * and its round trip for nothing. Such a small last chunk (under half of `chunkRecords`) is cut off
+   * here and read again by the next fetch (a producer batch or so more to fetch and decode). Returns the
+   * new last offset, or undefined when nothing was cut.
+   */
+  private trimTail(records: KafkaRecord[]): number | undefined {
+    const chunk = this.h.chunkRecords;
+    if (chunk === undefined || records.length <= chunk) return undefined;
+    const tail = records.length % chunk;
+    if (tail === 0 || tail * 2 >= chunk) return undefined;
+    records.length -= tail;
+    return records[records.length - 1]!.offset;
   }
 
   /**

@@ -48,6 +48,8 @@ export interface GroupConsumerOptions extends Omit<KafkaClusterOptions, 'logger'
   readonly maxPartitionFetchBytes?: number;
   /** Fetches with the application at once. Default 4. */
   readonly concurrency?: number;
+  /** `max.poll.records`: the application puts a fetch in chunks of this many (see FetchLoopsHost.chunkRecords). */
+  readonly maxPollRecords?: number;
 }
 
 const LONG_POLL_MARGIN_MS = 10_000;
@@ -91,6 +93,7 @@ export class GroupConsumer {
       log: this.log,
       parts: this.parts,
       concurrency: options.concurrency ?? 4,
+      chunkRecords: options.maxPollRecords,
       isRunning: () => this.running,
       isPaused: (topic) => this.paused.has(topic),
       leaderOf: (s) => this.leaderOf(s),

@@ -24,7 +24,7 @@ function batch(baseOffset: number, count: number): Buffer {
 }
 
 /** A partition log of `size` records, fetched PER_FETCH at a time; the test drives each fetch's end. */
-function harness(size: number) {
+function harness(size: number, chunkRecords?: number) {
   const parts = new Map<string, PartitionState>();
   const s = newPartitionState('t', TOPIC_ID, 0, 0);
   parts.set(partitionKey(TOPIC_ID, 0), s);
@@ -36,6 +36,7 @@ function harness(size: number) {
     log: pino({ level: 'silent' }),
     parts,
     concurrency: 4,
+    chunkRecords,
     isRunning: () => true,
     isPaused: (t) => paused.has(t),
     leaderOf: () => 1,
@@ -154,5 +155,36 @@ describe('FetchLoops read-ahead', () => {
     await tick();
     await tick();
     expect(h.handed.map((f) => f.from)).toEqual([0, 10, 15]);
+  });
+
+  it('cuts a small last chunk off a fetch; the next fetch reads it again, and nothing is skipped', async () => {
+    const h = harness(40, 3); // fetches of 10 = chunks of 3, 3, 3 and 1: the 1 waits for the next fetch
+    const ends: Array<[number, number]> = [];
+    h.loops.kick();
+    for (let i = 0; i < 12 && h.s.position < 40; i++) {
+      await tick();
+      await tick();
+      const f = h.handed[ends.length];
+      if (f === undefined) continue;
+      ends.push([f.from, f.last]);
+      f.end();
+    }
+    expect(ends).toEqual([
+      [0, 8],
+      [9, 17],
+      [18, 26],
+      [27, 35],
+      [36, 38],
+      [39, 39], // the log's last record: under a chunk, not cut
+    ]);
+    expect(h.asked.slice(0, 3)).toEqual([0, 9, 18]);
+  });
+
+  it('keeps a last chunk of half max.poll.records or more', async () => {
+    const h = harness(40, 4); // 10 = 4, 4 and 2
+    h.loops.kick();
+    await tick();
+    await tick();
+    expect(h.handed[0]!.last).toBe(9);
   });
 });
