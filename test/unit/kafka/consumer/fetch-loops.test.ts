@@ -188,3 +188,70 @@ describe('FetchLoops read-ahead', () => {
     expect(h.handed[0]!.last).toBe(9);
   });
 });
+
+describe('FetchLoops lanes', () => {
+  it("puts a caught-up partition's long poll on a lane of its own: partitions with data never wait for it", async () => {
+    // partition 0 is drained from the start, 2 after two fetches (their Fetch then waits for data), 1 has 40 records
+    const sizes = [0, 40, 20];
+    const parts = new Map<string, PartitionState>();
+    for (const [p] of sizes.entries())
+      parts.set(partitionKey(TOPIC_ID, p), newPartitionState('t', TOPIC_ID, p, 0));
+    const hung: Array<{ lane: number; partitions: number[] }> = [];
+    const handed: number[] = [];
+    const loops = new FetchLoops({
+      log: pino({ level: 'silent' }),
+      parts,
+      concurrency: 4,
+      isRunning: () => true,
+      isPaused: () => false,
+      leaderOf: () => 1,
+      refreshMetadata: () => Promise.resolve(),
+      resetPosition: () => Promise.resolve(),
+      fetch: async (_node, lane, as: readonly Asked[]): Promise<FetchResponse> => {
+        await tick();
+        const withData = as.filter((a) => a.offset < sizes[a.s.partition]!);
+        if (withData.length === 0) {
+          // a long poll: no record comes in this test, so it never answers
+          hung.push({ lane, partitions: as.map((a) => a.s.partition) });
+          await new Promise(() => undefined);
+        }
+        return {
+          throttleTimeMs: 0,
+          errorCode: 0,
+          sessionId: 0,
+          nodeEndpoints: [],
+          responses: [
+            {
+              topicId: TOPIC_ID,
+              partitions: as.map((a) => {
+                const size = sizes[a.s.partition]!;
+                const count = Math.min(PER_FETCH, size - a.offset);
+                return {
+                  partitionIndex: a.s.partition,
+                  errorCode: 0,
+                  highWatermark: size,
+                  lastStableOffset: size,
+                  logStartOffset: 0,
+                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
+                  abortedTransactions: null,
+                  preferredReadReplica: -1,
+                  records: count > 0 ? batch(a.offset, count) : Buffer.alloc(0),
+                } as never;
+              }),
+            },
+          ],
+        };
+      },
+      deliver: async (st, b: ReadAhead) => {
+        if (st.partition === 1) handed.push(b.from);
+        await tick();
+        st.resolvedNext = b.lastOffset + 1;
+      },
+    });
+    loops.kick();
+    for (let i = 0; i < 30; i++) await tick();
+    expect(handed).toEqual([0, 10, 20, 30]);
+    expect(hung.length).toBeGreaterThan(0);
+    expect(hung.every((h) => h.lane === 2)).toBe(true);
+  });
+});
