@@ -127,7 +127,8 @@ export class FetchLoops {
     let backoffMs = 100;
     while (this.h.isRunning()) {
       const ready = [...this.h.parts.values()].filter((s) => this.onLane(s, node, lane));
-      if (ready.length === 0) return;
+      // partitions that moved to the other kind of lane (caught up, or data again) are its to fetch
+      if (ready.length === 0) return this.kick();
       const asked: Asked[] = ready.map((s) => ({ s, gen: s.gen, offset: s.fetchNext }));
       for (const s of ready) s.asking = true;
       let next: 'fetch' | 'stale' | 'moved' = 'fetch';

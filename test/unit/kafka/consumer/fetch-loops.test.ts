@@ -255,3 +255,68 @@ describe('FetchLoops lanes', () => {
     expect(hung.every((h) => h.lane === 2)).toBe(true);
   });
 });
+
+describe('FetchLoops caught-up lane', () => {
+  it('goes on fetching a partition that caught up, with nothing else to start a fetch', async () => {
+    let size = 0; // an empty partition: each Fetch answers empty (its wait ran out), until records come
+    const parts = new Map<string, PartitionState>();
+    const s = newPartitionState('t', TOPIC_ID, 0, 0);
+    parts.set(partitionKey(TOPIC_ID, 0), s);
+    const lanes: number[] = [];
+    const handed: number[] = [];
+    const loops = new FetchLoops({
+      log: pino({ level: 'silent' }),
+      parts,
+      concurrency: 4,
+      isRunning: () => true,
+      isPaused: () => false,
+      leaderOf: () => 1,
+      refreshMetadata: () => Promise.resolve(),
+      resetPosition: () => Promise.resolve(),
+      fetch: async (_node, lane, as: readonly Asked[]): Promise<FetchResponse> => {
+        lanes.push(lane);
+        await tick();
+        const offset = as[0]!.offset;
+        const count = Math.min(PER_FETCH, size - offset);
+        return {
+          throttleTimeMs: 0,
+          errorCode: 0,
+          sessionId: 0,
+          nodeEndpoints: [],
+          responses: [
+            {
+              topicId: TOPIC_ID,
+              partitions: [
+                {
+                  partitionIndex: 0,
+                  errorCode: 0,
+                  highWatermark: size,
+                  lastStableOffset: size,
+                  logStartOffset: 0,
+                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
+                  abortedTransactions: null,
+                  preferredReadReplica: -1,
+                  records: count > 0 ? batch(offset, count) : Buffer.alloc(0),
+                } as never,
+              ],
+            },
+          ],
+        };
+      },
+      deliver: (st, b: ReadAhead) => {
+        handed.push(b.from);
+        st.resolvedNext = b.lastOffset + 1;
+        return Promise.resolve();
+      },
+    });
+    loops.kick();
+    await tick();
+    await tick();
+    await tick();
+    expect(lanes[0]).toBe(0);
+    expect(lanes.slice(1)).toContain(2); // caught up: on its own lane from then on
+    size = 10;
+    for (let i = 0; i < 10 && handed.length === 0; i++) await tick();
+    expect(handed).toEqual([0]);
+  });
+});
