@@ -16,7 +16,8 @@ import { failureFields } from '../errors/failure-reason.js';
 import { Fetch, type FetchResponse } from '../protocol/messages/fetch.js';
 import { randomUuid } from '../protocol/uuid.js';
 import { ConsumerMembership, type OwnedPartition } from './consumer-membership.js';
-import { commitOffsets, fetchCommitted, listOffsets, type MemberRef } from './group-offsets.js';
+import { fetchCommitted, listOffsets, type MemberRef } from './group-offsets.js';
+import { OffsetCommits } from './offset-commits.js';
 import { FetchLoops, partitionKey, type Asked } from './fetch-loops.js';
 import {
   dropReadAhead,
@@ -47,6 +48,8 @@ export interface GroupConsumerOptions extends Omit<KafkaClusterOptions, 'logger'
   readonly maxPartitionFetchBytes?: number;
   /** Fetches with the application at once. Default 4. */
   readonly concurrency?: number;
+  /** `max.poll.records`: the application puts a fetch in chunks of this many (see FetchLoopsHost.chunkRecords). */
+  readonly maxPollRecords?: number;
 }
 
 const LONG_POLL_MARGIN_MS = 10_000;
@@ -59,6 +62,7 @@ export class GroupConsumer {
   private readonly parts = new Map<string, PartitionState>();
   private readonly paused = new Set<string>();
   private readonly loops: FetchLoops;
+  private readonly commits: OffsetCommits;
   private topics: string[] = [];
   private running = false;
   private each: ((fetch: PartitionFetch) => Promise<void>) | undefined;
@@ -84,10 +88,12 @@ export class GroupConsumer {
       onAssign: (ps) => this.assign(ps),
       onFatal: (e) => this.fatal(e),
     });
+    this.commits = new OffsetCommits(this.cluster, () => this.member());
     this.loops = new FetchLoops({
       log: this.log,
       parts: this.parts,
       concurrency: options.concurrency ?? 4,
+      chunkRecords: options.maxPollRecords,
       isRunning: () => this.running,
       isPaused: (topic) => this.paused.has(topic),
       leaderOf: (s) => this.leaderOf(s),
@@ -210,16 +216,14 @@ export class GroupConsumer {
     if (!lost) {
       // what the fetches resolved and did not commit (the runner commits at a fetch's end already)
       const left = states.filter((s) => s.resolvedNext !== undefined && s.resolvedNext > s.committedNext);
-      await commitOffsets(
-        this.cluster,
-        this.member(),
-        left.map((s) => ({ topic: s.topic, partition: s.partition, offset: s.resolvedNext! })),
-      ).catch((err: unknown) =>
-        this.log.warn(
-          failureFields(err),
-          'offsets of revoked partitions not committed; they will be read again',
-        ),
-      );
+      await this.commits
+        .commit(left.map((s) => ({ topic: s.topic, partition: s.partition, offset: s.resolvedNext! })))
+        .catch((err: unknown) =>
+          this.log.warn(
+            failureFields(err),
+            'offsets of revoked partitions not committed; they will be read again',
+          ),
+        );
     }
     for (const p of gone) this.parts.delete(partitionKey(p.topicId, p.partition));
     this.emitAssignment();
@@ -303,9 +307,7 @@ export class GroupConsumer {
   private async commitWithRetry(s: PartitionState, next: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await commitOffsets(this.cluster, this.member(), [
-          { topic: s.topic, partition: s.partition, offset: next },
-        ]);
+        return await this.commits.commit([{ topic: s.topic, partition: s.partition, offset: next }]);
       } catch (err) {
         const retriable =
           err instanceof KafkaError && (err.kafkaCode === KafkaErrorCode.STALE_MEMBER_EPOCH || err.retriable);

@@ -1,12 +1,11 @@
 /**
- * Where a consumer-protocol member starts reading a partition, and its commits: OffsetFetch v9 and
- * OffsetCommit v9 to the group coordinator with the member id and epoch (KIP-848), ListOffsets to the
- * partition leader for `auto.offset.reset` when the group has no committed offset.
+ * Where a consumer-protocol member starts reading a partition: OffsetFetch v9 to the group coordinator
+ * with the member id and epoch (KIP-848), ListOffsets to the partition leader for `auto.offset.reset`
+ * when the group has no committed offset. Its commits are in offset-commits.ts.
  */
 import type { KafkaCluster } from '../cluster.js';
 import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, ListOffsets } from '../protocol/messages/list-offsets.js';
-import { OffsetCommit } from '../protocol/messages/offset-commit.js';
 import { OffsetFetch } from '../protocol/messages/offset-fetch.js';
 
 export interface TopicPartitionOffset {
@@ -102,37 +101,4 @@ export async function listOffsets(
     }),
   );
   return answers.flat();
-}
-
-/** Commits `offset` (the next one to read) of each partition; throws the first partition error. */
-export async function commitOffsets(
-  cluster: KafkaCluster,
-  member: MemberRef,
-  offsets: readonly TopicPartitionOffset[],
-): Promise<void> {
-  if (offsets.length === 0) return;
-  const coordinator = await cluster.findGroupCoordinator(member.groupId);
-  const conn = await cluster.connectionTo(coordinator.nodeId);
-  const res = await conn.call(OffsetCommit, {
-    groupId: member.groupId,
-    memberEpoch: member.memberEpoch,
-    memberId: member.memberId,
-    groupInstanceId: member.instanceId,
-    topics: [...byTopic(offsets)].map(([name, ps]) => ({
-      name,
-      partitions: ps.map((p) => ({
-        partitionIndex: p.partition,
-        committedOffset: p.offset,
-        committedLeaderEpoch: -1,
-        committedMetadata: '',
-      })),
-    })),
-  });
-  for (const t of res.topics)
-    for (const p of t.partitions)
-      if (p.errorCode !== 0)
-        throw new KafkaError(p.errorCode, {
-          api: 'OffsetCommit',
-          subject: `group ${member.groupId} ${t.name}-${p.partitionIndex}`,
-        });
 }

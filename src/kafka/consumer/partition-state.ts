@@ -34,6 +34,8 @@ export interface PartitionState {
   buffered: ReadAhead | undefined;
   /** In a Fetch request now (another lane leaves it out). */
   asking: boolean;
+  /** Its last answer reached the high watermark: its next Fetch may wait for data (a lane of its own). */
+  caughtUp: boolean;
   /** Do not read ahead until the fetch with the application ends (a fetch error while it was busy). */
   holdReadAhead: boolean;
   /** The offset after the last one resolved (what a commit stores); undefined = nothing resolved yet. */
@@ -64,6 +66,7 @@ export function newPartitionState(
     gen: 0,
     buffered: undefined,
     asking: false,
+    caughtUp: false,
     holdReadAhead: false,
     resolvedNext: undefined,
     committedNext: -1,
@@ -78,6 +81,7 @@ export function newPartitionState(
 export function dropReadAhead(s: PartitionState): void {
   s.buffered = undefined;
   s.fetchNext = s.position;
+  s.caughtUp = false;
   s.gen++;
 }
 

@@ -72,6 +72,8 @@ export function consumerProtocolSource(o: ConsumerProtocolSourceOptions): Classi
     fetchMaxBytes: int(p, 'fetch.max.bytes'),
     maxPartitionFetchBytes: int(p, 'max.partition.fetch.bytes'),
     concurrency: o.maxInFlightBatches,
+    // the runner puts a fetch in chunks of max.poll.records (its default as classicConsumerSettings reads it)
+    maxPollRecords: Math.max(1, int(p, 'max.poll.records') ?? 500),
   });
   let topics: string[] = [];
   let stopped: Promise<void> | undefined;

@@ -24,7 +24,7 @@ function batch(baseOffset: number, count: number): Buffer {
 }
 
 /** A partition log of `size` records, fetched PER_FETCH at a time; the test drives each fetch's end. */
-function harness(size: number) {
+function harness(size: number, chunkRecords?: number) {
   const parts = new Map<string, PartitionState>();
   const s = newPartitionState('t', TOPIC_ID, 0, 0);
   parts.set(partitionKey(TOPIC_ID, 0), s);
@@ -36,6 +36,7 @@ function harness(size: number) {
     log: pino({ level: 'silent' }),
     parts,
     concurrency: 4,
+    chunkRecords,
     isRunning: () => true,
     isPaused: (t) => paused.has(t),
     leaderOf: () => 1,
@@ -154,5 +155,168 @@ describe('FetchLoops read-ahead', () => {
     await tick();
     await tick();
     expect(h.handed.map((f) => f.from)).toEqual([0, 10, 15]);
+  });
+
+  it('cuts a small last chunk off a fetch; the next fetch reads it again, and nothing is skipped', async () => {
+    const h = harness(40, 3); // fetches of 10 = chunks of 3, 3, 3 and 1: the 1 waits for the next fetch
+    const ends: Array<[number, number]> = [];
+    h.loops.kick();
+    for (let i = 0; i < 12 && h.s.position < 40; i++) {
+      await tick();
+      await tick();
+      const f = h.handed[ends.length];
+      if (f === undefined) continue;
+      ends.push([f.from, f.last]);
+      f.end();
+    }
+    expect(ends).toEqual([
+      [0, 8],
+      [9, 17],
+      [18, 26],
+      [27, 35],
+      [36, 38],
+      [39, 39], // the log's last record: under a chunk, not cut
+    ]);
+    expect(h.asked.slice(0, 3)).toEqual([0, 9, 18]);
+  });
+
+  it('keeps a last chunk of half max.poll.records or more', async () => {
+    const h = harness(40, 4); // 10 = 4, 4 and 2
+    h.loops.kick();
+    await tick();
+    await tick();
+    expect(h.handed[0]!.last).toBe(9);
+  });
+});
+
+describe('FetchLoops lanes', () => {
+  it("puts a caught-up partition's long poll on a lane of its own: partitions with data never wait for it", async () => {
+    // partition 0 is drained from the start, 2 after two fetches (their Fetch then waits for data), 1 has 40 records
+    const sizes = [0, 40, 20];
+    const parts = new Map<string, PartitionState>();
+    for (const [p] of sizes.entries())
+      parts.set(partitionKey(TOPIC_ID, p), newPartitionState('t', TOPIC_ID, p, 0));
+    const hung: Array<{ lane: number; partitions: number[] }> = [];
+    const handed: number[] = [];
+    const loops = new FetchLoops({
+      log: pino({ level: 'silent' }),
+      parts,
+      concurrency: 4,
+      isRunning: () => true,
+      isPaused: () => false,
+      leaderOf: () => 1,
+      refreshMetadata: () => Promise.resolve(),
+      resetPosition: () => Promise.resolve(),
+      fetch: async (_node, lane, as: readonly Asked[]): Promise<FetchResponse> => {
+        await tick();
+        const withData = as.filter((a) => a.offset < sizes[a.s.partition]!);
+        if (withData.length === 0) {
+          // a long poll: no record comes in this test, so it never answers
+          hung.push({ lane, partitions: as.map((a) => a.s.partition) });
+          await new Promise(() => undefined);
+        }
+        return {
+          throttleTimeMs: 0,
+          errorCode: 0,
+          sessionId: 0,
+          nodeEndpoints: [],
+          responses: [
+            {
+              topicId: TOPIC_ID,
+              partitions: as.map((a) => {
+                const size = sizes[a.s.partition]!;
+                const count = Math.min(PER_FETCH, size - a.offset);
+                return {
+                  partitionIndex: a.s.partition,
+                  errorCode: 0,
+                  highWatermark: size,
+                  lastStableOffset: size,
+                  logStartOffset: 0,
+                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
+                  abortedTransactions: null,
+                  preferredReadReplica: -1,
+                  records: count > 0 ? batch(a.offset, count) : Buffer.alloc(0),
+                } as never;
+              }),
+            },
+          ],
+        };
+      },
+      deliver: async (st, b: ReadAhead) => {
+        if (st.partition === 1) handed.push(b.from);
+        await tick();
+        st.resolvedNext = b.lastOffset + 1;
+      },
+    });
+    loops.kick();
+    for (let i = 0; i < 30; i++) await tick();
+    expect(handed).toEqual([0, 10, 20, 30]);
+    expect(hung.length).toBeGreaterThan(0);
+    expect(hung.every((h) => h.lane === 2)).toBe(true);
+  });
+});
+
+describe('FetchLoops caught-up lane', () => {
+  it('goes on fetching a partition that caught up, with nothing else to start a fetch', async () => {
+    let size = 0; // an empty partition: each Fetch answers empty (its wait ran out), until records come
+    const parts = new Map<string, PartitionState>();
+    const s = newPartitionState('t', TOPIC_ID, 0, 0);
+    parts.set(partitionKey(TOPIC_ID, 0), s);
+    const lanes: number[] = [];
+    const handed: number[] = [];
+    const loops = new FetchLoops({
+      log: pino({ level: 'silent' }),
+      parts,
+      concurrency: 4,
+      isRunning: () => true,
+      isPaused: () => false,
+      leaderOf: () => 1,
+      refreshMetadata: () => Promise.resolve(),
+      resetPosition: () => Promise.resolve(),
+      fetch: async (_node, lane, as: readonly Asked[]): Promise<FetchResponse> => {
+        lanes.push(lane);
+        await tick();
+        const offset = as[0]!.offset;
+        const count = Math.min(PER_FETCH, size - offset);
+        return {
+          throttleTimeMs: 0,
+          errorCode: 0,
+          sessionId: 0,
+          nodeEndpoints: [],
+          responses: [
+            {
+              topicId: TOPIC_ID,
+              partitions: [
+                {
+                  partitionIndex: 0,
+                  errorCode: 0,
+                  highWatermark: size,
+                  lastStableOffset: size,
+                  logStartOffset: 0,
+                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
+                  abortedTransactions: null,
+                  preferredReadReplica: -1,
+                  records: count > 0 ? batch(offset, count) : Buffer.alloc(0),
+                } as never,
+              ],
+            },
+          ],
+        };
+      },
+      deliver: (st, b: ReadAhead) => {
+        handed.push(b.from);
+        st.resolvedNext = b.lastOffset + 1;
+        return Promise.resolve();
+      },
+    });
+    loops.kick();
+    await tick();
+    await tick();
+    await tick();
+    expect(lanes[0]).toBe(0);
+    expect(lanes.slice(1)).toContain(2); // caught up: on its own lane from then on
+    size = 10;
+    for (let i = 0; i < 10 && handed.length === 0; i++) await tick();
+    expect(handed).toEqual([0]);
   });
 });
