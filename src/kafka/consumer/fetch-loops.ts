@@ -148,6 +148,10 @@ export class FetchLoops {
         // only once its response is taken: another lane must not ask for the same offset meanwhile
         for (const s of ready) s.asking = false;
       }
+      // a partition asked here that belongs to the other lane now (its read-ahead was dropped, or it
+      // caught up) was skipped by that lane's kick while it was being asked: the other lane must
+      // start for it, or nothing fetches it again while this lane keeps polling
+      if (ready.some((s) => this.fetchable(s) && !this.onLane(s, node, lane))) this.kick();
       if (next === 'stale') await this.h.refreshMetadata().catch(() => undefined);
       if (next !== 'fetch') return this.kick();
     }
@@ -213,7 +217,9 @@ export class FetchLoops {
       if (b.isControl) continue;
       for (const r of b.records) if (r.offset >= a.offset) records.push(r);
     }
-    const lastOffset = this.trimTail(records) ?? last.lastOffset;
+    // at the log's end a cut tail would only come back alone, one Fetch and decode later
+    const atLogEnd = last.lastOffset + 1 >= p.highWatermark;
+    const lastOffset = (atLogEnd ? undefined : this.trimTail(records)) ?? last.lastOffset;
     s.buffered = { from: a.offset, records, lastOffset };
     s.fetchNext = lastOffset + 1;
     this.waiting.add(s);

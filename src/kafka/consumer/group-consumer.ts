@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { KafkaCluster, type KafkaClusterOptions } from '../cluster.js';
-import { KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
+import { KafkaConnectionError, KafkaError, KafkaErrorCode } from '../errors/kafka-errors.js';
 import { failureFields } from '../errors/failure-reason.js';
 import { Fetch, type FetchResponse } from '../protocol/messages/fetch.js';
 import { randomUuid } from '../protocol/uuid.js';
@@ -303,14 +303,20 @@ export class GroupConsumer {
     };
   }
 
-  /** STALE_MEMBER_EPOCH: the epoch moved on under the commit; the next heartbeat brings the new one. */
+  /**
+   * STALE_MEMBER_EPOCH: the epoch moved on under the commit; the next heartbeat brings the new one. A
+   * broken connection: the commits' connection is shared by every partition's commits.
+   */
   private async commitWithRetry(s: PartitionState, next: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.commits.commit([{ topic: s.topic, partition: s.partition, offset: next }]);
       } catch (err) {
+        // a connection error is retriable too: the same offset sent again is the same commit
         const retriable =
-          err instanceof KafkaError && (err.kafkaCode === KafkaErrorCode.STALE_MEMBER_EPOCH || err.retriable);
+          err instanceof KafkaConnectionError ||
+          (err instanceof KafkaError &&
+            (err.kafkaCode === KafkaErrorCode.STALE_MEMBER_EPOCH || err.retriable));
         if (!retriable || attempt >= 5) throw err;
         await sleep(100 * attempt);
       }

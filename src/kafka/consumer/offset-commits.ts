@@ -77,26 +77,24 @@ export class OffsetCommits {
       }
     const member = this.member();
     let errors: Map<string, number>;
-    try {
-      this.coordinator ??= (await this.cluster.findGroupCoordinator(member.groupId)).nodeId;
-      const conn = await this.cluster.connectionTo(this.coordinator, 'commit');
-      const res = await conn.call(OffsetCommit, {
-        groupId: member.groupId,
-        memberEpoch: member.memberEpoch,
-        memberId: member.memberId,
-        groupInstanceId: member.instanceId,
-        topics: byTopic([...merged.values()]),
-      });
-      errors = new Map();
-      for (const t of res.topics)
-        for (const p of t.partitions)
-          if (p.errorCode !== 0) errors.set(tpKey(t.name, p.partitionIndex), p.errorCode);
-    } catch (err) {
-      if (err instanceof KafkaConnectionError) this.coordinator = undefined;
-      for (const j of jobs) j.reject(err);
-      return;
+    for (let attempt = 1; ; attempt++) {
+      // a coordinator kept from an earlier commit may have moved: looked up again and asked once more
+      // at once, as the one commit of a revocation gets no retry of its own
+      const kept = this.coordinator !== undefined;
+      try {
+        errors = await this.request(merged, member);
+      } catch (err) {
+        if (err instanceof KafkaConnectionError) {
+          this.coordinator = undefined;
+          if (kept && attempt === 1) continue;
+        }
+        for (const j of jobs) j.reject(err);
+        return;
+      }
+      if (![...errors.values()].some((code) => COORDINATOR_MOVED.has(code))) break;
+      this.coordinator = undefined;
+      if (!kept || attempt > 1) break;
     }
-    for (const code of errors.values()) if (COORDINATOR_MOVED.has(code)) this.coordinator = undefined;
     for (const j of jobs) {
       const failed = j.offsets.find((o) => errors.has(tpKey(o.topic, o.partition)));
       if (failed === undefined) j.resolve();
@@ -108,6 +106,27 @@ export class OffsetCommits {
           }),
         );
     }
+  }
+
+  /** One OffsetCommit to the coordinator; the partitions' error codes by partition, none when stored. */
+  private async request(
+    merged: ReadonlyMap<string, TopicPartitionOffset>,
+    member: MemberRef,
+  ): Promise<Map<string, number>> {
+    this.coordinator ??= (await this.cluster.findGroupCoordinator(member.groupId)).nodeId;
+    const conn = await this.cluster.connectionTo(this.coordinator, 'commit');
+    const res = await conn.call(OffsetCommit, {
+      groupId: member.groupId,
+      memberEpoch: member.memberEpoch,
+      memberId: member.memberId,
+      groupInstanceId: member.instanceId,
+      topics: byTopic([...merged.values()]),
+    });
+    const errors = new Map<string, number>();
+    for (const t of res.topics)
+      for (const p of t.partitions)
+        if (p.errorCode !== 0) errors.set(tpKey(t.name, p.partitionIndex), p.errorCode);
+    return errors;
   }
 }
 

@@ -149,6 +149,33 @@ describe('OffsetCommits', () => {
     expect(f.lookups()).toBe(3);
   });
 
+  it('a coordinator kept from an earlier commit that moved is looked up again and asked once more', async () => {
+    const notCoordinator: Answer = (req) => ({
+      throttleTimeMs: 0,
+      topics: req.topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitions.map((p) => ({
+          partitionIndex: p.partitionIndex,
+          errorCode: KafkaErrorCode.NOT_COORDINATOR,
+        })),
+      })),
+    });
+    const f = fakeCluster([ok, notCoordinator, ok, () => new KafkaConnectionError('h:1', 'closed'), ok]);
+    const first = f.commits.commit([tp('t', 0, 1)]);
+    await f.answer();
+    await first; // the coordinator is kept from here on
+    const moved = f.commits.commit([tp('t', 0, 2)]);
+    await f.answer();
+    await f.answer();
+    await expect(moved).resolves.toBeUndefined();
+    const closed = f.commits.commit([tp('t', 0, 3)]);
+    await f.answer();
+    await f.answer();
+    await expect(closed).resolves.toBeUndefined();
+    expect(f.lookups()).toBe(3);
+    expect(f.sent.map((x) => x.req.topics[0]!.partitions[0]!.committedOffset)).toEqual([1, 2, 2, 3, 3]);
+  });
+
   it('sends nothing for no offsets', async () => {
     const f = fakeCluster();
     await f.commits.commit([]);
