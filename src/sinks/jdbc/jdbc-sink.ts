@@ -237,8 +237,9 @@ export class JdbcSinkTask extends SinkTask {
     try {
       await c.query(sql);
     } catch (error) {
-      const there =
-        table === VERSIONS_TABLE ? undefined : await this.#dialect!.describe(c, table).catch(() => undefined);
+      // the versions table too: two tasks' first ordered puts create it at once (PostgreSQL then fails
+      // one CREATE TABLE IF NOT EXISTS with 23505 on pg_type)
+      const there = await this.#dialect!.describe(c, table).catch(() => undefined);
       if (there === undefined || !/CREATE TABLE/i.test(sql)) throw error;
     }
   }
