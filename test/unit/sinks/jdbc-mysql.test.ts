@@ -7,9 +7,7 @@ import { mysqlValue } from '../../../src/sinks/jdbc/mysql-values.js';
 import { RowShapes, toJdbcRow, type JdbcRow } from '../../../src/sinks/jdbc/rows.js';
 
 const settings = (extra: Record<string, string> = {}) =>
-  compileJdbcSettings(
-    JDBC_SINK_CONFIG.parse({ 'connection.url': 'jdbc:mariadb://db:3306/shop', ...extra }),
-  );
+  compileJdbcSettings(JDBC_SINK_CONFIG.parse({ 'connection.url': 'jdbc:mariadb://db:3306/shop', ...extra }));
 const column = (type: string) => ({ type, category: '', sqlType: '' });
 
 describe('JDBC sink, MySQL values for prepared statements', () => {
