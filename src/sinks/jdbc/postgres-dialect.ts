@@ -20,18 +20,12 @@ import {
 import { identifierQuoter, qualify } from './identifiers.js';
 import type { JdbcRow } from './rows.js';
 
-/** Statement texts remembered to tell a text that comes back from one seen once; also the most named. */
-const SEEN_TEXTS = 64;
-
 export class PostgresDialect implements Dialect {
   readonly label = 'PostgreSQL';
   readonly #s: JdbcSettings;
   readonly #ident: (name: string) => string;
   #pg: typeof pg | undefined;
   #pool: pg.Pool | undefined;
-  /** Reusable statement texts run once (undefined) or named (prepared on each connection that runs them). */
-  readonly #names = new Map<string, string | undefined>();
-  #named = 0;
 
   constructor(settings: JdbcSettings) {
     this.#s = settings;
@@ -70,13 +64,7 @@ export class PostgresDialect implements Dialect {
     const config = this.#config();
     const driver = this.#pg!;
     return {
-      query: async (text, values, reuse) => {
-        const name = reuse === true ? this.#name(text) : undefined;
-        const list = values as unknown[] | undefined;
-        return (
-          await (name === undefined ? client.query(text, list) : client.query({ name, text, values: list }))
-        ).rows;
-      },
+      query: async (text, values) => (await client.query(text, values as unknown[] | undefined)).rows,
       cancel: async () => {
         const pid = (client as unknown as { processID?: number | null }).processID;
         if (typeof pid !== 'number') return;
@@ -94,24 +82,6 @@ export class PostgresDialect implements Dialect {
         client.release(broken || brokenByCaller);
       },
     };
-  }
-
-  /**
-   * A name for `text` the second time it is run: a named statement is parsed and planned once per
-   * connection (node-postgres remembers which it prepared), not at every put. A one-off stays unnamed.
-   * At most SEEN_TEXTS texts are remembered and named: beyond, statements run unnamed.
-   */
-  #name(text: string): string | undefined {
-    if (!this.#names.has(text)) {
-      if (this.#names.size < SEEN_TEXTS) this.#names.set(text, undefined);
-      return undefined;
-    }
-    let name = this.#names.get(text);
-    if (name === undefined) {
-      name = `sharesink_${++this.#named}`;
-      this.#names.set(text, name);
-    }
-    return name;
   }
 
   async close(): Promise<void> {
@@ -152,10 +122,7 @@ export class PostgresDialect implements Dialect {
     if (mode === 'update') return rows.map((r) => this.#update(table, info, r));
     const key = first.columns.slice(0, first.keyCount);
     for (let i = 0; i < rows.length; i += size) {
-      statements.push({
-        ...insertStatement(this.qualified(table), info, rows.slice(i, i + size), mode, key),
-        reuse: true,
-      });
+      statements.push(insertStatement(this.qualified(table), info, rows.slice(i, i + size), mode, key));
     }
     return statements;
   }
