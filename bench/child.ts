@@ -196,10 +196,7 @@ async function measure(
       procFrom !== undefined && procTo !== undefined && records > 0
         ? (procTo - procFrom) / records
         : undefined,
-    windowEpochMs:
-      m.kind === 'window'
-        ? { from: performance.timeOrigin + from.at, to: performance.timeOrigin + to.at }
-        : undefined,
+    windowEpochMs: { from: performance.timeOrigin + from.at, to: performance.timeOrigin + to.at },
     rssAtWindowEndMb,
     threadCpuUs: threadsFrom && threadsTo ? threadCpu(threadsFrom, threadsTo, m.kind === 'drain') : undefined,
     mainStalls,

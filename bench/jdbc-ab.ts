@@ -4,9 +4,10 @@
  * CPU µs/row, then the medians and the ratio. With --profile=DIR every sharesink run writes
  * `--cpu-prof` files (main and pool threads) under DIR/<run> (summarize with `tsx bench/profile.ts`).
  *
- *   tsx bench/jdbc-ab.ts --dialect=postgresql|mariadb [--rounds=3] [--rows=50000]
+ *   tsx bench/jdbc-ab.ts --dialect=postgresql|mariadb [--rounds=3] [--rows=200000]
  *        [--brokers=127.0.0.1:9092] [--threads=1] [--set=key=value …] [--profile=/tmp/prof]
  *        [--worker-profile=/tmp/wprof]   (the pool thread's profile and put timings: bench/profiled-jdbc.ts)
+ *        [--put-timings]                 (the put timings alone)
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -22,12 +23,14 @@ import { scriptArgs } from './script-args.js';
 const { all: args, arg } = scriptArgs();
 const dialect = arg('dialect', 'postgresql');
 const rounds = Number(arg('rounds', '3'));
-const rows = Number(arg('rows', '50000'));
+const rows = Number(arg('rows', '200000'));
 const brokers = arg('brokers', '127.0.0.1:9092');
 const threads = args.get('threads')?.[0];
 const profile = args.get('profile')?.[0];
 /** The pool thread's own profile and put timings (bench/profiled-jdbc.ts), under DIR/<run>. */
 const workerProfile = args.get('worker-profile')?.[0];
+/** The pool thread's put timings (bench/profiled-jdbc.ts) without its profile. */
+const putTimings = args.has('put-timings');
 const extra = Object.fromEntries(
   (args.get('set') ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
     tasks: 1,
     ...(threads === undefined ? {} : { poolThreads: Number(threads) }),
     connectorClass:
-      workerProfile === undefined
+      workerProfile === undefined && !putTimings
         ? 'io.confluent.connect.jdbc.JdbcSinkConnector'
         : path.join(BENCH_DIR, 'profiled-jdbc.ts'),
     connectorProps: {
@@ -100,6 +103,17 @@ async function main(): Promise<void> {
       .filter(([, us]) => us >= 0.1)
       .sort((a, b) => b[1] - a[1])
       .map(([name, us]) => `${name} ${round(us, 1)}`);
+    const perPut = (ms: number) => round((ms * 500) / windowRows, 2);
+    const w = s.windowEpochMs;
+    const [sa, sb] = w === undefined ? [] : [serverTicksAt(w.from), serverTicksAt(w.to)];
+    if (sa !== undefined && sb !== undefined)
+      console.log(
+        `  steady part: broker ${round(((sb.broker - sa.broker) * 10_000) / windowRows, 1)} µs/row, ` +
+          `database ${round(((sb.database - sa.database) * 10_000) / windowRows, 1)} µs/row (100 ms samples); ` +
+          `ms per 500 rows waiting for a CPU (run queue): main ${perPut(sb.mainRunq - sa.mainRunq)} ` +
+          `(running ${perPut(sb.mainRun - sa.mainRun)}), pool thread ${perPut(sb.poolRunq - sa.poolRunq)} ` +
+          `(running ${perPut(sb.poolRun - sa.poolRun)}), database ${perPut(sb.databaseRunqMs - sa.databaseRunqMs)}`,
+      );
     console.log(
       `  steady part: CPU µs/row by thread ${perRow.join(', ')} · machine busy ${round(s.machineBusyCores ?? NaN, 2)} of ${os.cpus().length} cores · ` +
         `batches ${c.batches}, puts ${c.puts}, fetches ${c.consumerFetches}`,
@@ -162,9 +176,10 @@ async function dropTables(tables: string[]): Promise<void> {
  * CPU ticks (10 ms) of the other processes the run leans on, from /proc: the broker on `brokers`' port
  * (its command line names its log directory, node-<port>) and the database server's processes.
  */
-function serverTicks(): { broker: number; database: number } {
+const isBroker = new Map<string, boolean>();
+function serverTicks(): { broker: number; database: number; databaseRunqMs: number } {
   const port = brokers.slice(brokers.lastIndexOf(':') + 1);
-  const out = { broker: 0, database: 0 };
+  const out = { broker: 0, database: 0, databaseRunqMs: 0 };
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -173,15 +188,59 @@ function serverTicks(): { broker: number; database: number } {
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ticks = Number(f[11]) + Number(f[12]);
       if (comm === 'postgres' || comm === 'mariadbd' || comm === 'mysqld') {
-        if ((comm === 'postgres') === (dialect === 'postgresql')) out.database += ticks;
-      } else if (comm === 'java' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`node-${port}/`)) {
-        out.broker += ticks;
+        if ((comm === 'postgres') === (dialect === 'postgresql')) {
+          out.database += ticks;
+          for (const tid of readdirSync(`/proc/${pid}/task`))
+            out.databaseRunqMs += schedstat(`/proc/${pid}/task/${tid}/schedstat`)[1];
+        }
+      } else if (comm === 'java') {
+        let broker = isBroker.get(pid);
+        if (broker === undefined) {
+          broker = readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`node-${port}/`);
+          isBroker.set(pid, broker);
+        }
+        if (broker) out.broker += ticks;
       }
     } catch {
       // gone meanwhile
     }
   }
   return out;
+}
+
+/** A thread's time on a CPU and waiting in the run queue (runnable, not running) so far, in ms. */
+function schedstat(file: string): [number, number] {
+  try {
+    const [run, wait] = readFileSync(file, 'utf8').split(' ');
+    return [Number(run) / 1e6, Number(wait) / 1e6];
+  } catch {
+    return [0, 0];
+  }
+}
+
+interface ServerSample {
+  readonly at: number;
+  readonly broker: number;
+  readonly database: number;
+  readonly databaseRunqMs: number;
+  /** The sink's main thread and its busiest other thread (the pool thread): run and run-queue ms. */
+  readonly mainRun: number;
+  readonly mainRunq: number;
+  readonly poolRun: number;
+  readonly poolRunq: number;
+}
+
+/** Samples every 100 ms during a sink run, to read the steady part's share (interpolated at its ends). */
+const serverSamples: ServerSample[] = [];
+function serverTicksAt(at: number): ServerSample | undefined {
+  const i = serverSamples.findIndex((x) => x.at >= at);
+  if (i <= 0) return undefined;
+  const a = serverSamples[i - 1]!;
+  const b = serverSamples[i]!;
+  const k = (at - a.at) / (b.at - a.at);
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(a) as (keyof ServerSample)[]) out[key] = a[key] + k * (b[key] - a[key]);
+  return out as unknown as ServerSample;
 }
 
 /** Runs `run` and says how much CPU the broker and the database used meanwhile, in µs per row. */
@@ -209,7 +268,21 @@ async function sampled(spec: ChildSpec, flags: string[]): Promise<ChildResult> {
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const last = new Map<string, { name: string; ticks: number }>();
+  serverSamples.length = 0;
   const poll = setInterval(() => {
+    const main = schedstat(`/proc/${child.pid}/task/${child.pid}/schedstat`);
+    const busiest = [...last.entries()]
+      .filter(([tid, t]) => tid !== String(child.pid) && t.name.startsWith('node:'))
+      .sort((a, b) => b[1].ticks - a[1].ticks)[0]?.[0];
+    const pool = busiest === undefined ? [0, 0] : schedstat(`/proc/${child.pid}/task/${busiest}/schedstat`);
+    serverSamples.push({
+      at: Date.now(),
+      ...serverTicks(),
+      mainRun: main[0],
+      mainRunq: main[1],
+      poolRun: pool[0]!,
+      poolRunq: pool[1]!,
+    });
     try {
       for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
         const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');

@@ -11,6 +11,7 @@
  *   tsx bench/jdbc-put-cost.ts --dialect=postgresql|mariadb [--rows=200000] [--batch=500] [--inflight=1]
  *        [--set=k=v …]
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import type { RawRecord } from '../src/connect/raw-record.js';
 import { resolveConnectorModule } from '../src/connect/connector-module.js';
@@ -86,6 +87,7 @@ for (let i = 0; i < 20; i++) await put(raws(rows + i * batch, batch), warm);
 const inputs: RawRecord[][] = [];
 for (let from = 0; from < rows; from += batch) inputs.push(raws(from, Math.min(batch, rows - from)));
 const cpu = { encode: 0, put: 0 };
+const db0 = databaseTicks();
 const c0 = process.cpuUsage();
 const t0 = performance.now();
 if (inflight <= 1) for (const records of inputs) await put(records, cpu);
@@ -102,9 +104,10 @@ else {
   cpu.put = used.user + used.system;
 }
 const wall = performance.now() - t0;
+const dbUs = (databaseTicks() - db0) * 10_000;
 console.log(
   `${dialect} thread ${threadId}, ${inflight} in flight: ${rows} rows in ${inputs.length} puts · ${Math.round(rows / (wall / 1000))} rows/s · ` +
-    `CPU µs/row: encode ${(cpu.encode / rows).toFixed(2)}, put ${(cpu.put / rows).toFixed(2)} (decode, convert, sink, driver)`,
+    `CPU µs/row: encode ${(cpu.encode / rows).toFixed(2)}, put ${(cpu.put / rows).toFixed(2)} (decode, convert, sink, driver) · database ${(dbUs / rows).toFixed(2)} (all its processes, 10 ms ticks)`,
 );
 await host.stop(task.id);
 await dropTable();
@@ -122,4 +125,23 @@ async function dropTable(): Promise<void> {
   const c = await mysql.createConnection({ host: '127.0.0.1', user: 'root', database: 'test' });
   await c.query(`DROP TABLE IF EXISTS \`${table}\``);
   await c.end();
+}
+
+/** CPU ticks (10 ms) of the database server's processes (PostgreSQL's or MariaDB's), from /proc. */
+function databaseTicks(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm !== 'postgres' && comm !== 'mariadbd' && comm !== 'mysqld') continue;
+      if ((comm === 'postgres') !== (dialect === 'postgresql')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks;
 }

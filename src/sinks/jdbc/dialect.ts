@@ -12,11 +12,17 @@ export type TableInfo = ReadonlyMap<string, ColumnInfo>;
 export interface Statement {
   readonly text: string;
   readonly values: unknown[];
+  /**
+   * The same text comes back put after put (a row write of one shape and size): the dialect may run
+   * it as a prepared statement (MySQL's binary protocol; docs/jdbc-sink.md, Performance).
+   */
+  readonly reuse?: boolean;
 }
 
 /** One connection, held for one put. */
 export interface Connection {
-  query(text: string, values?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** `reuse`: see {@link Statement.reuse}. */
+  query(text: string, values?: readonly unknown[], reuse?: boolean): Promise<Record<string, unknown>[]>;
   /** Ends the running statement from another connection; best effort. */
   cancel(): Promise<void>;
   /** Gives the connection back; a broken one is closed instead. */

@@ -237,8 +237,9 @@ export class JdbcSinkTask extends SinkTask {
     try {
       await c.query(sql);
     } catch (error) {
-      const there =
-        table === VERSIONS_TABLE ? undefined : await this.#dialect!.describe(c, table).catch(() => undefined);
+      // the versions table too: two tasks' first ordered puts create it at once (PostgreSQL then fails
+      // one CREATE TABLE IF NOT EXISTS with 23505 on pg_type)
+      const there = await this.#dialect!.describe(c, table).catch(() => undefined);
       if (there === undefined || !/CREATE TABLE/i.test(sql)) throw error;
     }
   }
@@ -263,7 +264,7 @@ export class JdbcSinkTask extends SinkTask {
       if (!single) await c.query('BEGIN');
       if (this.#s.ordered) work = await this.#claimed(c, work);
       for (const st of planned ?? work.flatMap((u) => statementsOf(u, u.rows)))
-        await c.query(st.text, st.values);
+        await c.query(st.text, st.values, st.reuse);
       if (!single) await c.query('COMMIT');
       return;
     } catch (error) {
@@ -281,7 +282,7 @@ export class JdbcSinkTask extends SinkTask {
           try {
             const claimed = this.#s.ordered ? await this.#claimed(c, [{ ...u, rows: [row] }]) : [u];
             for (const st of claimed.length === 0 ? [] : statementsOf(u, [row]))
-              await c.query(st.text, st.values);
+              await c.query(st.text, st.values, st.reuse);
           } catch (error) {
             if (!dialect.isDataError(error)) throw error;
             await c.query('ROLLBACK TO SAVEPOINT sharesink_row');

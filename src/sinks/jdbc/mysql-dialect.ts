@@ -21,6 +21,13 @@ import { mysqlUrl } from './url.js';
 
 const backtick = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
 
+/** Placeholders one prepared statement may carry (the binary protocol counts them in 16 bits). */
+const MAX_PLACEHOLDERS = 65_535;
+/** Prepared statements one connection keeps (mysql2 closes the least recently used beyond). */
+const PREPARED_PER_CONNECTION = 16;
+/** Statement texts remembered to tell a text that comes back from one seen once. */
+const SEEN_TEXTS = 64;
+
 export class MysqlDialect implements Dialect {
   readonly label = 'MySQL';
   readonly #s: JdbcSettings;
@@ -28,6 +35,8 @@ export class MysqlDialect implements Dialect {
   #driver: typeof mysql | undefined;
   #pool: mysql.Pool | undefined;
   readonly #ready = new WeakSet<object>();
+  /** Reusable statement texts run once already: the second time, they run prepared. */
+  readonly #seen = new Set<string>();
 
   constructor(settings: JdbcSettings) {
     this.#s = settings;
@@ -43,6 +52,7 @@ export class MysqlDialect implements Dialect {
       user: this.#s.user ?? target.user,
       password: this.#s.password ?? target.password,
       connectionLimit: 1,
+      maxPreparedStatements: PREPARED_PER_CONNECTION,
       maxIdle: 1,
       idleTimeout: 60_000,
       connectTimeout: this.#s.connectionTimeoutMs,
@@ -81,8 +91,11 @@ export class MysqlDialect implements Dialect {
     }
     const threadId = conn.threadId;
     return {
-      query: async (text, values) => {
-        const [rows] = await conn.query(text, values as unknown[] | undefined);
+      query: async (text, values, reuse) => {
+        const [rows] =
+          reuse === true && this.#again(text)
+            ? await conn.execute(text, values as mysql.ExecuteValues[] | undefined)
+            : await conn.query(text, values as unknown[] | undefined);
         return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
       },
       cancel: async () => {
@@ -98,6 +111,18 @@ export class MysqlDialect implements Dialect {
         else conn.release();
       },
     };
+  }
+
+  /**
+   * True when `text` was run before: a statement that comes back is worth preparing (the server
+   * parses it once, and values go binary, not escaped into the text); a one-off runs as text, in
+   * one round trip instead of a prepare and an execute.
+   */
+  #again(text: string): boolean {
+    if (this.#seen.has(text)) return true;
+    if (this.#seen.size >= SEEN_TEXTS) this.#seen.delete(this.#seen.values().next().value!);
+    this.#seen.add(text);
+    return false;
   }
 
   async close(): Promise<void> {
@@ -192,15 +217,16 @@ export class MysqlDialect implements Dialect {
         : '';
     const head = `INSERT INTO ${this.qualified(table)} (${names.join(', ')}) VALUES `;
     const tuple = `(${names.map(() => '?').join(',')})`;
+    const size = this.#rowsPerStatement(names.length);
     const statements: Statement[] = [];
-    for (let i = 0; i < rows.length; i += this.#s.batchSize) {
-      const chunk = rows.slice(i, i + this.#s.batchSize);
+    for (let i = 0; i < rows.length; i += size) {
+      const chunk = rows.slice(i, i + size);
       const values: unknown[] = [];
       for (const row of chunk) {
         const v = row.values;
         for (let k = 0; k < v.length; k++) values.push(mysqlValue(v[k], infos[k], zone));
       }
-      statements.push({ text: head + chunk.map(() => tuple).join(',') + tail, values });
+      statements.push({ text: head + chunk.map(() => tuple).join(',') + tail, values, reuse: true });
     }
     return statements;
   }
@@ -220,6 +246,7 @@ export class MysqlDialect implements Dialect {
     return {
       text: `UPDATE ${this.qualified(table)} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`,
       values,
+      reuse: true,
     };
   }
 
@@ -228,18 +255,25 @@ export class MysqlDialect implements Dialect {
     const key = first.columns.slice(0, first.keyCount);
     const zone = this.#s.timeZone;
     const tuple = `(${key.map(() => '?').join(',')})`;
+    const size = this.#rowsPerStatement(key.length);
     const statements: Statement[] = [];
-    for (let i = 0; i < rows.length; i += this.#s.batchSize) {
-      const chunk = rows.slice(i, i + this.#s.batchSize);
+    for (let i = 0; i < rows.length; i += size) {
+      const chunk = rows.slice(i, i + size);
       const values: unknown[] = [];
       for (const row of chunk)
         key.forEach((c, k) => values.push(mysqlValue(row.values[k], info.get(c), zone)));
       statements.push({
         text: `DELETE FROM ${this.qualified(table)} WHERE (${key.map(this.#ident).join(', ')}) IN (${chunk.map(() => tuple).join(',')})`,
         values,
+        reuse: true,
       });
     }
     return statements;
+  }
+
+  /** batch.size rows, fewer when a prepared statement could not carry their placeholders. */
+  #rowsPerStatement(columns: number): number {
+    return Math.max(1, Math.min(this.#s.batchSize, Math.floor(MAX_PLACEHOLDERS / Math.max(1, columns))));
   }
 
   createVersionsTable(): string {

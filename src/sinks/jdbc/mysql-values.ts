@@ -19,9 +19,27 @@ export function mysqlValue(value: unknown, column: ColumnInfo | undefined, timeZ
     return type !== undefined && /char|text|json/.test(type) ? bytes.toString('utf8') : bytes;
   }
   if (typeof value === 'bigint') return value.toString();
+  // a prepared statement sends a number as a DOUBLE, which the server converts by its own rules: a
+  // column of another type (DECIMAL, text) gets the number's text, as a text-protocol literal would
+  if (typeof value === 'number' && type !== undefined && !BINARY_NUMBER_TYPES.has(type)) return String(value);
   if (typeof value === 'object') return toJson(value);
   return value;
 }
+
+/** Column types a DOUBLE parameter goes to unchanged (integers and floats; DECIMAL is exact, so not). */
+const BINARY_NUMBER_TYPES = new Set([
+  'tinyint',
+  'smallint',
+  'mediumint',
+  'int',
+  'integer',
+  'bigint',
+  'float',
+  'double',
+  'real',
+  'year',
+  'bit',
+]);
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 

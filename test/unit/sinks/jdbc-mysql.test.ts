@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { SinkRecord } from '../../../src/connect/sink-record.js';
+import { JDBC_SINK_CONFIG, compileJdbcSettings } from '../../../src/sinks/jdbc/config.js';
+import type { TableInfo } from '../../../src/sinks/jdbc/dialect.js';
+import { MysqlDialect } from '../../../src/sinks/jdbc/mysql-dialect.js';
+import { mysqlValue } from '../../../src/sinks/jdbc/mysql-values.js';
+import { RowShapes, toJdbcRow, type JdbcRow } from '../../../src/sinks/jdbc/rows.js';
+
+const settings = (extra: Record<string, string> = {}) =>
+  compileJdbcSettings(JDBC_SINK_CONFIG.parse({ 'connection.url': 'jdbc:mariadb://db:3306/shop', ...extra }));
+const column = (type: string) => ({ type, category: '', sqlType: '' });
+
+describe('JDBC sink, MySQL values for prepared statements', () => {
+  it('a number goes as a number to an integer or float column, as its text to any other', () => {
+    expect(mysqlValue(0.1, column('double'), 'UTC')).toBe(0.1);
+    expect(mysqlValue(7, column('bigint'), 'UTC')).toBe(7);
+    expect(mysqlValue(7, column('tinyint'), 'UTC')).toBe(7);
+    // a DOUBLE parameter would be converted by the server's rules: the text is what a literal gives
+    expect(mysqlValue(0.30000000000000004, column('decimal'), 'UTC')).toBe('0.30000000000000004');
+    expect(mysqlValue(12, column('varchar'), 'UTC')).toBe('12');
+    expect(mysqlValue(1.5, column('text'), 'UTC')).toBe('1.5');
+    expect(mysqlValue(3, undefined, 'UTC')).toBe(3);
+    expect(mysqlValue(true, column('tinyint'), 'UTC')).toBe(true);
+  });
+});
+
+describe('JDBC sink, MySQL row statements', () => {
+  const shapes = new RowShapes();
+  let offset = 0;
+  const row = (value: Record<string, unknown>): JdbcRow =>
+    toJdbcRow(
+      new SinkRecord({
+        topic: 't',
+        partition: 0,
+        offset: offset++,
+        timestamp: 0,
+        timestampType: 'CreateTime',
+        key: null,
+        value,
+      }),
+      'tbl',
+      settings(),
+      shapes,
+    )!;
+
+  it('are marked for reuse (prepared when they come back) and carry at most 65,535 placeholders', () => {
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`c${i}`, i]));
+    const info: TableInfo = new Map(Object.keys(wide).map((c) => [c, column('bigint')]));
+    const rows = Array.from({ length: 1000 }, () => row(wide));
+    const statements = new MysqlDialect(settings()).writes('tbl', info, rows, 'insert');
+    // batch.size is 3000 rows, but 3000 × 100 values would not fit one prepared statement
+    expect(statements.map((s) => s.values.length / 100)).toEqual([655, 345]);
+    expect(statements.every((s) => s.reuse === true)).toBe(true);
+    expect(statements.every((s) => s.values.length <= 65_535)).toBe(true);
+  });
+
+  it('batch.size still bounds a statement of few columns', () => {
+    const info: TableInfo = new Map([
+      ['id', column('bigint')],
+      ['name', column('text')],
+    ]);
+    const rows = Array.from({ length: 5 }, (_, i) => row({ id: i, name: `n${i}` }));
+    const statements = new MysqlDialect(settings({ 'batch.size': '2' })).writes('tbl', info, rows, 'insert');
+    expect(statements.map((s) => s.values.length / 2)).toEqual([2, 2, 1]);
+    expect(statements[0]!.text).toBe('INSERT INTO `tbl` (`id`, `name`) VALUES (?,?),(?,?)');
+    expect(statements[0]!.values).toEqual([0, 'n0', 1, 'n1']);
+  });
+});
