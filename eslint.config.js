@@ -16,6 +16,7 @@ export default tseslint.config(
       '.kafka/',
       'coverage/',
       'bench/node_modules/',
+      'bench/.built/',
       'bench/results/',
       '.scratch*/',
     ],
