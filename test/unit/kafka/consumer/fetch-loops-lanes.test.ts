@@ -8,6 +8,8 @@ import {
   type ReadAhead,
 } from '../../../../src/kafka/consumer/partition-state.js';
 import type { FetchResponse } from '../../../../src/kafka/protocol/messages/fetch.js';
+import { KafkaErrorCode } from '../../../../src/kafka/errors/kafka-errors.js';
+import { fetchAnswer, partitionAnswer } from './fetch-answers.js';
 import { encodeBatch, simpleBatch } from '../records/record-batch-builder.js';
 
 const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
@@ -44,46 +46,18 @@ function setup() {
       asks.push({ lane, ps: as.map((a) => `${a.s.partition}@${a.offset}`) });
       await tick();
       if (as.every((a) => a.offset >= sizes[a.s.partition]!)) await tick(30); // long poll: fetch.max.wait.ms runs out
-      return {
-        throttleTimeMs: 0,
-        errorCode: 0,
-        sessionId: 0,
-        nodeEndpoints: [],
-        responses: [
-          {
-            topicId: TOPIC_ID,
-            partitions: as.map((a) => {
-              const size = sizes[a.s.partition]!;
-              const n = Math.max(0, Math.min(10, size - a.offset));
-              if (state.oor && a.s.partition === 0) {
-                state.oor = false;
-                return {
-                  partitionIndex: 0,
-                  errorCode: 1,
-                  highWatermark: -1,
-                  lastStableOffset: -1,
-                  logStartOffset: -1,
-                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
-                  abortedTransactions: null,
-                  preferredReadReplica: -1,
-                  records: Buffer.alloc(0),
-                } as never;
-              }
-              return {
-                partitionIndex: a.s.partition,
-                errorCode: 0,
-                highWatermark: size,
-                lastStableOffset: size,
-                logStartOffset: 0,
-                currentLeader: { leaderId: 1, leaderEpoch: 0 },
-                abortedTransactions: null,
-                preferredReadReplica: -1,
-                records: n > 0 ? batch(a.offset, n) : Buffer.alloc(0),
-              } as never;
-            }),
-          },
-        ],
-      };
+      return fetchAnswer(
+        TOPIC_ID,
+        as.map((a) => {
+          const size = sizes[a.s.partition]!;
+          const n = Math.max(0, Math.min(10, size - a.offset));
+          if (state.oor && a.s.partition === 0) {
+            state.oor = false;
+            return partitionAnswer(0, -1, undefined, KafkaErrorCode.OFFSET_OUT_OF_RANGE);
+          }
+          return partitionAnswer(a.s.partition, size, n > 0 ? batch(a.offset, n) : undefined);
+        }),
+      );
     },
     deliver: (st, b: ReadAhead) =>
       new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@ import {
   type ReadAhead,
 } from '../../../../src/kafka/consumer/partition-state.js';
 import type { FetchResponse } from '../../../../src/kafka/protocol/messages/fetch.js';
+import { fetchAnswer, partitionAnswer } from './fetch-answers.js';
 import { encodeBatch, simpleBatch } from '../records/record-batch-builder.js';
 
 const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
@@ -50,30 +51,7 @@ function harness(size: number, chunkRecords?: number) {
       else await new Promise<void>((r) => (release = r));
       const count = Math.min(PER_FETCH, size - offset);
       if (count <= 0) await new Promise(() => undefined); // nothing more: the long poll never answers
-      return {
-        throttleTimeMs: 0,
-        errorCode: 0,
-        sessionId: 0,
-        nodeEndpoints: [],
-        responses: [
-          {
-            topicId: TOPIC_ID,
-            partitions: [
-              {
-                partitionIndex: 0,
-                errorCode: 0,
-                highWatermark: size,
-                lastStableOffset: size,
-                logStartOffset: 0,
-                currentLeader: { leaderId: 1, leaderEpoch: 0 },
-                abortedTransactions: null,
-                preferredReadReplica: -1,
-                records: batch(offset, count),
-              } as never,
-            ],
-          },
-        ],
-      };
+      return fetchAnswer(TOPIC_ID, [partitionAnswer(0, size, batch(offset, count))]);
     },
     deliver: (st, b: ReadAhead) =>
       new Promise<void>((resolve) => {
@@ -214,32 +192,14 @@ describe('FetchLoops lanes', () => {
           hung.push({ lane, partitions: as.map((a) => a.s.partition) });
           await new Promise(() => undefined);
         }
-        return {
-          throttleTimeMs: 0,
-          errorCode: 0,
-          sessionId: 0,
-          nodeEndpoints: [],
-          responses: [
-            {
-              topicId: TOPIC_ID,
-              partitions: as.map((a) => {
-                const size = sizes[a.s.partition]!;
-                const count = Math.min(PER_FETCH, size - a.offset);
-                return {
-                  partitionIndex: a.s.partition,
-                  errorCode: 0,
-                  highWatermark: size,
-                  lastStableOffset: size,
-                  logStartOffset: 0,
-                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
-                  abortedTransactions: null,
-                  preferredReadReplica: -1,
-                  records: count > 0 ? batch(a.offset, count) : Buffer.alloc(0),
-                } as never;
-              }),
-            },
-          ],
-        };
+        return fetchAnswer(
+          TOPIC_ID,
+          as.map((a) => {
+            const size = sizes[a.s.partition]!;
+            const count = Math.min(PER_FETCH, size - a.offset);
+            return partitionAnswer(a.s.partition, size, count > 0 ? batch(a.offset, count) : undefined);
+          }),
+        );
       },
       deliver: async (st, b: ReadAhead) => {
         if (st.partition === 1) handed.push(b.from);
@@ -277,30 +237,9 @@ describe('FetchLoops caught-up lane', () => {
         await tick();
         const offset = as[0]!.offset;
         const count = Math.min(PER_FETCH, size - offset);
-        return {
-          throttleTimeMs: 0,
-          errorCode: 0,
-          sessionId: 0,
-          nodeEndpoints: [],
-          responses: [
-            {
-              topicId: TOPIC_ID,
-              partitions: [
-                {
-                  partitionIndex: 0,
-                  errorCode: 0,
-                  highWatermark: size,
-                  lastStableOffset: size,
-                  logStartOffset: 0,
-                  currentLeader: { leaderId: 1, leaderEpoch: 0 },
-                  abortedTransactions: null,
-                  preferredReadReplica: -1,
-                  records: count > 0 ? batch(offset, count) : Buffer.alloc(0),
-                } as never,
-              ],
-            },
-          ],
-        };
+        return fetchAnswer(TOPIC_ID, [
+          partitionAnswer(0, size, count > 0 ? batch(offset, count) : undefined),
+        ]);
       },
       deliver: (st, b: ReadAhead) => {
         handed.push(b.from);

@@ -22,6 +22,17 @@ const ok: Answer = (req) => ({
   })),
 });
 
+const notCoordinator: Answer = (req) => ({
+  throttleTimeMs: 0,
+  topics: req.topics.map((t) => ({
+    name: t.name,
+    partitions: t.partitions.map((p) => ({
+      partitionIndex: p.partitionIndex,
+      errorCode: KafkaErrorCode.NOT_COORDINATOR,
+    })),
+  })),
+});
+
 /** A coordinator answering each OffsetCommit from `script` (then `ok`) once the test releases it. */
 function fakeCluster(script: Answer[] = []) {
   const sent: Array<{ lane: string | undefined; req: OffsetCommitRequest }> = [];
@@ -126,16 +137,6 @@ describe('OffsetCommits', () => {
   });
 
   it('looks the coordinator up again after NOT_COORDINATOR or a broken connection, and rejects the request', async () => {
-    const notCoordinator: Answer = (req) => ({
-      throttleTimeMs: 0,
-      topics: req.topics.map((t) => ({
-        name: t.name,
-        partitions: t.partitions.map((p) => ({
-          partitionIndex: p.partitionIndex,
-          errorCode: KafkaErrorCode.NOT_COORDINATOR,
-        })),
-      })),
-    });
     const f = fakeCluster([notCoordinator, () => new KafkaConnectionError('h:1', 'closed'), ok]);
     const a = f.commits.commit([tp('t', 0, 1)]).catch((e: unknown) => e);
     await f.answer();
@@ -150,16 +151,6 @@ describe('OffsetCommits', () => {
   });
 
   it('a coordinator kept from an earlier commit that moved is looked up again and asked once more', async () => {
-    const notCoordinator: Answer = (req) => ({
-      throttleTimeMs: 0,
-      topics: req.topics.map((t) => ({
-        name: t.name,
-        partitions: t.partitions.map((p) => ({
-          partitionIndex: p.partitionIndex,
-          errorCode: KafkaErrorCode.NOT_COORDINATOR,
-        })),
-      })),
-    });
     const f = fakeCluster([ok, notCoordinator, ok, () => new KafkaConnectionError('h:1', 'closed'), ok]);
     const first = f.commits.commit([tp('t', 0, 1)]);
     await f.answer();
