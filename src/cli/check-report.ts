@@ -39,7 +39,7 @@ export function formatCheckSummary(name: string, report: CheckConnectorReport): 
       (report.interrupted ? ' (stopped by --time-limit)' : ''),
     `  records checked: ${report.recordsChecked}`,
     `  faults injected: ${faultCounts(report.faults, report.faultKinds)}`,
-    ...(report.faultKinds.includes('broker-restart')
+    ...(report.faultKinds.includes('broker-restart') && report.parallel === 1
       ? ['  runs: one at a time (a broker restart reaches every run beside it; --parallel does not apply)']
       : []),
     ...(never.length > 0

@@ -82,13 +82,8 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     else process.stderr.write(`sharesink check: ${line}\n`);
   };
   const faults = opts.faults !== undefined ? faultList(opts.faults) : undefined;
-  const restarts =
-    (opts.brokerRestartCommand ?? '').trim() !== '' &&
-    (faults === undefined || faults.includes('broker-restart'));
-  if (restarts)
-    process.stderr.write(
-      'sharesink check: runs go one at a time: a broker restart reaches every run beside it (--parallel does not apply)\n',
-    );
+  const printLine = (line: string) =>
+    status !== undefined ? status.printAbove(line) : process.stderr.write(line);
   if (interactive) status!.show('starting the first run…');
   const report = await checkConnector({
     worker,
@@ -108,6 +103,12 @@ async function check(workerFile: string, connectorFile: string, opts: CheckOptio
     parallel: atLeastOne('--parallel', opts.parallel),
     keepTopics: opts.keepTopics === true,
     onRun,
+    onStart: (plan) => {
+      if (plan.faultKinds.includes('broker-restart'))
+        printLine(
+          'sharesink check: runs go one at a time: a broker restart reaches every run beside it (--parallel does not apply)\n',
+        );
+    },
   });
   status?.end();
   const replay = [

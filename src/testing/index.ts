@@ -65,6 +65,7 @@ export {
   type CheckConnectorReport,
   type CheckConnectorFailure,
   type CheckProgress,
+  type CheckPlan,
 } from './real/check-connector.js';
 export type { RunResult } from './real/run.js';
 export type { ObservedRun, SinkObserver } from './real/observers.js';

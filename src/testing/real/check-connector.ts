@@ -79,6 +79,15 @@ export interface CheckConnectorOptions {
   readonly logger?: Logger;
   /** Called after every run (shrinking runs included). */
   readonly onRun?: (progress: CheckProgress) => void;
+  /** Called once the settings are checked and the broker answered, before the first run. */
+  readonly onStart?: (plan: CheckPlan) => void;
+}
+
+/** What a check is about to do. */
+export interface CheckPlan {
+  readonly faultKinds: readonly RealFaultKind[];
+  /** Runs side by side: 1 whenever broker restarts are among the faults, whatever `parallel` asked. */
+  readonly parallel: number;
 }
 
 export interface CheckProgress {
@@ -262,6 +271,7 @@ async function check(
     const numRuns = options.runs ?? 20;
     // a broker restart would hit the runs beside it, as faults they did not draw
     const parallel = faultKinds.includes('broker-restart') ? 1 : (options.parallel ?? DEFAULT_PARALLEL);
+    options.onStart?.({ faultKinds, parallel });
     const examples = (options.examples ?? []).map((e) => [e] as [RunSchedule]);
     const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
     // a path replays one counter-example and its shrinking: nothing to run side by side
