@@ -16,7 +16,7 @@ export default tseslint.config(
       '.kafka/',
       'coverage/',
       'bench/node_modules/',
-      'bench/.built/',
+      'bench/.built-child.mjs',
       'bench/results/',
       '.scratch*/',
     ],

@@ -9,7 +9,7 @@
  * and a drain's rate counts that start. A connector module written in TypeScript (the bench's own latency
  * and steady sinks) still needs tsx in the threads: such runs keep the TypeScript child.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { runProcess, say } from './common.js';
@@ -47,8 +47,9 @@ async function buildChild(benchDir: string): Promise<string> {
   );
   if (tsc.code !== 0)
     throw new Error(`building ${root} (tsc -p tsconfig.build.json) failed:\n${tsc.stdout}${tsc.stderr}`);
-  const outfile = path.join(benchDir, '.built', 'child.mjs');
-  mkdirSync(path.dirname(outfile), { recursive: true });
+  // beside child.ts, not in a directory of its own: the bundled bench/common.ts finds the checkout's
+  // root as `new URL('..', import.meta.url)`, which must stay the same for the bundle
+  const outfile = path.join(benchDir, '.built-child.mjs');
   const src = path.join(root, 'src');
   const dist = path.join(root, 'dist');
   await build({
@@ -70,6 +71,9 @@ async function buildChild(benchDir: string): Promise<string> {
             const target = path.resolve(args.resolveDir, args.path);
             if (!target.startsWith(src + path.sep)) return undefined;
             const js = path.join(dist, path.relative(src, target));
+            // tsc never empties dist/: a built file whose source is gone would still be found
+            if (!existsSync(target.replace(/\.js$/, '.ts')))
+              throw new Error(`${args.path} (imported by ${args.importer}) has no source in src/`);
             if (!existsSync(js)) throw new Error(`${js} is missing: the build did not produce it`);
             return { path: js, external: true };
           });
