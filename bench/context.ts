@@ -91,10 +91,13 @@ export async function runChild(
   options: { typescript?: boolean } = {},
 ): Promise<ChildResult> {
   const connectorClass = 'connectorClass' in spec ? spec.connectorClass : undefined;
-  const entry =
-    (options.typescript ?? needsTypescriptChild(connectorClass))
-      ? ['--import', 'tsx', path.join(benchDir, 'child.ts')]
-      : [await builtChild(benchDir)];
+  // SHARESINK_BENCH_CHILD=tsx: every run from the sources under tsx, as runs before bench/built-child.ts
+  const typescript =
+    options.typescript ??
+    (process.env['SHARESINK_BENCH_CHILD'] === 'tsx' || needsTypescriptChild(connectorClass));
+  const entry = typescript
+    ? ['--import', 'tsx', path.join(benchDir, 'child.ts')]
+    : [await builtChild(benchDir)];
   const r = await runProcess(process.execPath, [...nodeFlags, ...entry, JSON.stringify(spec)], {
     timeoutMs: spec.timeoutMs + 60_000,
     cwd: path.dirname(benchDir),

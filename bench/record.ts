@@ -11,6 +11,8 @@ export interface RunShape {
   readonly scale: number;
   readonly e2eMaxRate: string | undefined;
   readonly steadyMaxRate: string | undefined;
+  /** `SHARESINK_BENCH_CHILD=tsx`: sharesink ran from its sources, not as built (bench/built-child.ts). */
+  readonly sourcesUnderTsx?: boolean;
 }
 
 /** The scenarios a run of this mode makes without `--only`. */
@@ -29,6 +31,8 @@ export function partialReasons(shape: RunShape): string[] {
   if (shape.scale !== 1) reasons.push(`--scale=${shape.scale}`);
   if (shape.e2eMaxRate !== undefined) reasons.push(`--e2e-max-rate=${shape.e2eMaxRate}`);
   if (shape.steadyMaxRate !== undefined) reasons.push(`--steady-max-rate=${shape.steadyMaxRate}`);
+  if (shape.sourcesUnderTsx === true)
+    reasons.push('SHARESINK_BENCH_CHILD=tsx (sharesink ran from its sources, not as built)');
   return reasons;
 }
 

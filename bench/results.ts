@@ -190,7 +190,10 @@ export function newResults(o: { plan: Plan; started: Date; scale: number; broker
           .filter(Boolean)
           .map((l) => l.slice(3)),
         /** How the children ran sharesink (bench/built-child.ts); records before 2026-12-05 ran the sources under tsx. */
-        runsAs: 'dist/ built with tsc, on plain node; TypeScript connector modules under tsx',
+        runsAs:
+          process.env['SHARESINK_BENCH_CHILD'] === 'tsx'
+            ? 'the TypeScript sources under tsx (SHARESINK_BENCH_CHILD=tsx)'
+            : 'dist/ built with tsc, on plain node; TypeScript connector modules under tsx',
       },
     },
     machine: {

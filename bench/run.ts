@@ -116,6 +116,7 @@ async function main(): Promise<void> {
       scale: Number(opts.scale),
       e2eMaxRate: opts['e2e-max-rate'],
       steadyMaxRate: opts['steady-max-rate'],
+      sourcesUnderTsx: process.env['SHARESINK_BENCH_CHILD'] === 'tsx',
     },
     results.errors,
   );

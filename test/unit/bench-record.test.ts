@@ -33,6 +33,12 @@ describe('the benchmark record', () => {
     ]);
   });
 
+  it('is not a run that measured the sources under tsx instead of the built package', () => {
+    expect(partialReasons(shape({ sourcesUnderTsx: true }))).toEqual([
+      'SHARESINK_BENCH_CHILD=tsx (sharesink ran from its sources, not as built)',
+    ]);
+  });
+
   it('is not a run with tuned rates, another scale or a failed step', () => {
     expect(partialReasons(shape({ steadyMaxRate: '20000', e2eMaxRate: '5000', scale: 0.1 }))).toEqual([
       '--scale=0.1',
