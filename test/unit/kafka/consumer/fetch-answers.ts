@@ -1,5 +1,21 @@
-/** Fetch responses as a leader would answer, for the fetch-loop tests. */
+/** Fetch responses as a leader would answer, and a quiet host, for the fetch-loop tests. */
+import pino from 'pino';
+import type { PartitionState } from '../../../../src/kafka/consumer/partition-state.js';
 import type { FetchPartitionData, FetchResponse } from '../../../../src/kafka/protocol/messages/fetch.js';
+
+/** A running host with one leader (node 1), nothing paused, metadata and resets that succeed. */
+export function quietHost(parts: Map<string, PartitionState>) {
+  return {
+    log: pino({ level: 'silent' }),
+    parts,
+    concurrency: 4,
+    isRunning: () => true,
+    isPaused: () => false,
+    leaderOf: () => 1,
+    refreshMetadata: () => Promise.resolve(),
+    resetPosition: () => Promise.resolve(),
+  };
+}
 
 /** One partition's answer: `records` up to `highWatermark`, or an error code with none. */
 export function partitionAnswer(

@@ -8,7 +8,7 @@ import {
   type ReadAhead,
 } from '../../../../src/kafka/consumer/partition-state.js';
 import type { FetchResponse } from '../../../../src/kafka/protocol/messages/fetch.js';
-import { fetchAnswer, partitionAnswer } from './fetch-answers.js';
+import { fetchAnswer, partitionAnswer, quietHost } from './fetch-answers.js';
 import { encodeBatch, simpleBatch } from '../records/record-batch-builder.js';
 
 const TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
@@ -176,14 +176,7 @@ describe('FetchLoops lanes', () => {
     const hung: Array<{ lane: number; partitions: number[] }> = [];
     const handed: number[] = [];
     const loops = new FetchLoops({
-      log: pino({ level: 'silent' }),
-      parts,
-      concurrency: 4,
-      isRunning: () => true,
-      isPaused: () => false,
-      leaderOf: () => 1,
-      refreshMetadata: () => Promise.resolve(),
-      resetPosition: () => Promise.resolve(),
+      ...quietHost(parts),
       fetch: async (_node, lane, as: readonly Asked[]): Promise<FetchResponse> => {
         await tick();
         const withData = as.filter((a) => a.offset < sizes[a.s.partition]!);
@@ -224,14 +217,7 @@ describe('FetchLoops caught-up lane', () => {
     const lanes: number[] = [];
     const handed: number[] = [];
     const loops = new FetchLoops({
-      log: pino({ level: 'silent' }),
-      parts,
-      concurrency: 4,
-      isRunning: () => true,
-      isPaused: () => false,
-      leaderOf: () => 1,
-      refreshMetadata: () => Promise.resolve(),
-      resetPosition: () => Promise.resolve(),
+      ...quietHost(parts),
       fetch: async (_node, lane, as: readonly Asked[]): Promise<FetchResponse> => {
         lanes.push(lane);
         await tick();
