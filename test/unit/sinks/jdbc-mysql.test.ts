@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SinkRecord } from '../../../src/connect/sink-record.js';
 import { JDBC_SINK_CONFIG, compileJdbcSettings } from '../../../src/sinks/jdbc/config.js';
 import type { TableInfo } from '../../../src/sinks/jdbc/dialect.js';
 import { MysqlDialect } from '../../../src/sinks/jdbc/mysql-dialect.js';
 import { mysqlValue } from '../../../src/sinks/jdbc/mysql-values.js';
 import { RowShapes, toJdbcRow, type JdbcRow } from '../../../src/sinks/jdbc/rows.js';
+import { recordMaker } from './sink-records.js';
 
 const settings = (extra: Record<string, string> = {}) =>
   compileJdbcSettings(JDBC_SINK_CONFIG.parse({ 'connection.url': 'jdbc:mariadb://db:3306/shop', ...extra }));
@@ -26,22 +26,9 @@ describe('JDBC sink, MySQL values for prepared statements', () => {
 
 describe('JDBC sink, MySQL row statements', () => {
   const shapes = new RowShapes();
-  let offset = 0;
+  const record = recordMaker();
   const row = (value: Record<string, unknown>): JdbcRow =>
-    toJdbcRow(
-      new SinkRecord({
-        topic: 't',
-        partition: 0,
-        offset: offset++,
-        timestamp: 0,
-        timestampType: 'CreateTime',
-        key: null,
-        value,
-      }),
-      'tbl',
-      settings(),
-      shapes,
-    )!;
+    toJdbcRow(record(value), 'tbl', settings(), shapes)!;
 
   it('are marked for reuse (prepared when they come back) and carry at most 65,535 placeholders', () => {
     const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`c${i}`, i]));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/connect/schema.js';
-import { SinkRecord } from '../../../src/connect/sink-record.js';
 import { RowShapes, toJdbcRow, type JdbcRow } from '../../../src/sinks/jdbc/rows.js';
+import { recordMaker } from './sink-records.js';
 
 const settings = {
   pkMode: 'none' as const,
@@ -9,18 +9,7 @@ const settings = {
   fields: undefined as ReadonlySet<string> | undefined,
   deleteEnabled: false,
 };
-let offset = 0;
-const record = (value: unknown, extra: Partial<ConstructorParameters<typeof SinkRecord>[0]> = {}) =>
-  new SinkRecord({
-    topic: 't',
-    partition: 0,
-    offset: offset++,
-    timestamp: 0,
-    timestampType: 'CreateTime',
-    key: null,
-    value,
-    ...extra,
-  });
+const record = recordMaker();
 
 describe('JDBC rows: column names shared between rows of one shape', () => {
   it('rows with the same fields share one array; any other list of names gets its own, with the right names', () => {
