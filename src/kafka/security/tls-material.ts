@@ -6,19 +6,17 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createSecureContext } from 'node:tls';
 import type Forge from 'node-forge';
+import { requireOptional } from '../../optional-package.js';
 import { HiddenValue, type Secret, type TlsSettings } from './types.js';
 
-let loadedForge: typeof Forge | undefined;
 /**
- * node-forge takes ~65 ms to import and only PKCS#12 files need it; this module is imported by every
- * pool thread (the registry converters' TLS settings), so it is required on first use.
+ * Required on first use: node-forge takes ~65 ms to import, only PKCS#12 files need it, and every pool
+ * thread imports this module (the registry converters' TLS settings).
  */
-function forge(): typeof Forge {
-  return (loadedForge ??= createRequire(import.meta.url)('node-forge') as typeof Forge);
-}
+const forge = (): typeof Forge =>
+  requireOptional<typeof Forge>('node-forge', 'reading a PKCS#12 truststore or keystore');
 const certBag = (): string => forge().pki.oids['certBag'] as string;
 
 /** One setting with the key it was written under (`consumer.override.ssl.truststore.location`). */

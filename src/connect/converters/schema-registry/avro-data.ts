@@ -9,18 +9,15 @@
  * without logical types so the raw value is at hand); a mapper built once from the same schema turns
  * avsc's value into the Connect value.
  */
-import { createRequire } from 'node:module';
 import type Avsc from 'avsc';
+import { requireOptional } from '../../../optional-package.js';
 import { DataError } from '../../errors.js';
 import { LOGICAL, type Field, type Schema, type SchemaAndValue } from '../../schema.js';
 import { decimalFromBytes } from '../json-data.js';
 import { UnsupportedSchemaError } from './errors.js';
 
-let loaded: typeof Avsc | undefined;
-/** The format library is loaded when the first schema of its format is compiled, not when a pool thread imports the converters (25–40 ms per library per thread). */
-function avsc(): typeof Avsc {
-  return (loaded ??= createRequire(import.meta.url)('avsc') as typeof Avsc);
-}
+/** Required when the first schema of its format is compiled, not when a pool thread imports the converters (25–40 ms a library, in every thread). */
+const avsc = (): typeof Avsc => requireOptional<typeof Avsc>('avsc', 'AvroConverter');
 
 type AvroJson = string | AvroJson[] | { [key: string]: unknown };
 type Read = (value: unknown) => unknown;

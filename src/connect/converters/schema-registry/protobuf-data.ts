@@ -9,19 +9,16 @@
  * protobufjs parses the text once per schema id and generates each message's decoder; the message
  * indexes of a record pick the message (the first of the file for [0]).
  */
-import { createRequire } from 'node:module';
 import type Protobuf from 'protobufjs';
+import { requireOptional } from '../../../optional-package.js';
 import { DataError } from '../../errors.js';
 import { LOGICAL, type Field, type Schema } from '../../schema.js';
 import type { CompiledSchema, ResolvedReference } from './avro-data.js';
 import { UnsupportedSchemaError } from './errors.js';
 import { messageIndexes } from './wire.js';
 
-let loaded: typeof Protobuf | undefined;
-/** The format library is loaded when the first schema of its format is compiled, not when a pool thread imports the converters (25–40 ms per library per thread). */
-function protobufjs(): typeof Protobuf {
-  return (loaded ??= createRequire(import.meta.url)('protobufjs') as typeof Protobuf);
-}
+/** Required when the first schema of its format is compiled, not when a pool thread imports the converters (25–40 ms a library, in every thread). */
+const protobufjs = (): typeof Protobuf => requireOptional<typeof Protobuf>('protobufjs', 'ProtobufConverter');
 
 type Read = (value: unknown) => unknown;
 interface Mapped {
