@@ -16,13 +16,18 @@ import { runProcess, say } from './common.js';
 
 const built = new Map<string, Promise<string>>();
 
+/** `SHARESINK_BENCH_CHILD=tsx`: every child runs from the sources under tsx, as runs before this file. */
+export function sourcesUnderTsx(): boolean {
+  return process.env['SHARESINK_BENCH_CHILD'] === 'tsx';
+}
+
 /** True when the run's connector is a TypeScript module, which only a child under tsx can load. */
 export function needsTypescriptChild(connectorClass: string | undefined): boolean {
   return connectorClass !== undefined && /\.[cm]?ts$/.test(connectorClass);
 }
 
 /**
- * Builds the checkout of `benchDir` (tsc → dist/) and bundles its child; returns the bundle's path.
+ * Builds the checkout of `benchDir` (`npm run build` → dist/) and bundles its child; returns the bundle's path.
  * Once per checkout and process: every run after the first reuses both.
  */
 export function builtChild(benchDir: string): Promise<string> {
@@ -37,16 +42,10 @@ export function builtChild(benchDir: string): Promise<string> {
 async function buildChild(benchDir: string): Promise<string> {
   const root = path.dirname(benchDir);
   const started = performance.now();
-  const tsc = await runProcess(
-    process.execPath,
-    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: root,
-      timeoutMs: 300_000,
-    },
-  );
-  if (tsc.code !== 0)
-    throw new Error(`building ${root} (tsc -p tsconfig.build.json) failed:\n${tsc.stdout}${tsc.stderr}`);
+  // the package's own build (npm run build), as a release builds dist/
+  const npmBuild = await runProcess('npm', ['run', '--silent', 'build'], { cwd: root, timeoutMs: 300_000 });
+  if (npmBuild.code !== 0)
+    throw new Error(`building ${root} (npm run build) failed:\n${npmBuild.stdout}${npmBuild.stderr}`);
   // beside child.ts, not in a directory of its own: the bundled bench/common.ts finds the checkout's
   // root as `new URL('..', import.meta.url)`, which must stay the same for the bundle
   const outfile = path.join(benchDir, '.built-child.mjs');

@@ -5,7 +5,7 @@
  * (bench/child.ts).
  */
 import path from 'node:path';
-import { builtChild, needsTypescriptChild } from './built-child.js';
+import { builtChild, needsTypescriptChild, sourcesUnderTsx } from './built-child.js';
 import type { ChildResult, ChildSpec } from './child-protocol.js';
 import { RESULT_PREFIX } from './child-protocol.js';
 import { BENCH_DIR, round, runProcess, say, tail, waitForQuiet } from './common.js';
@@ -91,10 +91,7 @@ export async function runChild(
   options: { typescript?: boolean } = {},
 ): Promise<ChildResult> {
   const connectorClass = 'connectorClass' in spec ? spec.connectorClass : undefined;
-  // SHARESINK_BENCH_CHILD=tsx: every run from the sources under tsx, as runs before bench/built-child.ts
-  const typescript =
-    options.typescript ??
-    (process.env['SHARESINK_BENCH_CHILD'] === 'tsx' || needsTypescriptChild(connectorClass));
+  const typescript = options.typescript ?? (sourcesUnderTsx() || needsTypescriptChild(connectorClass));
   const entry = typescript
     ? ['--import', 'tsx', path.join(benchDir, 'child.ts')]
     : [await builtChild(benchDir)];

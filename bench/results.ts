@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sourcesUnderTsx } from './built-child.js';
 import type { ChildResult } from './child-protocol.js';
 import { BENCH_DIR, KAFKA_VERSION, MEASURED_JVM_OPTS, ratio, ROOT, round, say } from './common.js';
 import type { ConnectLatencyResult } from './connect-standalone.js';
@@ -190,10 +191,9 @@ export function newResults(o: { plan: Plan; started: Date; scale: number; broker
           .filter(Boolean)
           .map((l) => l.slice(3)),
         /** How the children ran sharesink (bench/built-child.ts); records before 2026-12-05 ran the sources under tsx. */
-        runsAs:
-          process.env['SHARESINK_BENCH_CHILD'] === 'tsx'
-            ? 'the TypeScript sources under tsx (SHARESINK_BENCH_CHILD=tsx)'
-            : 'dist/ built with tsc, on plain node; TypeScript connector modules under tsx',
+        runsAs: sourcesUnderTsx()
+          ? 'the TypeScript sources under tsx (SHARESINK_BENCH_CHILD=tsx)'
+          : 'dist/ built with tsc, on plain node; TypeScript connector modules under tsx',
       },
     },
     machine: {

@@ -20,6 +20,7 @@ import { createContext, runChild } from './context.js';
 import { compileJavaPeer } from './java-tools.js';
 import { FULL, scalePlan, SHORT } from './plan.js';
 import { renderMarkdown } from './report.js';
+import { sourcesUnderTsx } from './built-child.js';
 import { defaultScenarios, notTheRecordBecause } from './record.js';
 import { computeRatios, newResults, saveResults } from './results.js';
 import { fillDrainTopics, runDrains } from './scenarios/drain.js';
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
       scale: Number(opts.scale),
       e2eMaxRate: opts['e2e-max-rate'],
       steadyMaxRate: opts['steady-max-rate'],
-      sourcesUnderTsx: process.env['SHARESINK_BENCH_CHILD'] === 'tsx',
+      sourcesUnderTsx: sourcesUnderTsx(),
     },
     results.errors,
   );
