@@ -4,7 +4,7 @@
  * `../dist/…` (packages stay external and resolve from the checkout's node_modules).
  *
  * Why not `node --import tsx child.ts` for every run: a loader registered with `--import` is inherited
- * by every pool thread, and Node 20 runs each thread's loader hooks on a thread of their own. Under tsx
+ * by every pool thread, which then loads tsx and runs its hooks too. Under tsx
  * a connector started 0.7–1.4 s after `start()` where the built package on plain node took 0.3–0.4 s,
  * and a drain's rate counts that start. A connector module written in TypeScript (the bench's own latency
  * and steady sinks) still needs tsx in the threads: such runs keep the TypeScript child.
