@@ -42,6 +42,13 @@ function expectCaughtDuplicating(report: CheckConnectorReport): void {
   expect(report.failure?.run.lost).toEqual([]);
 }
 
+/** The one run passed with its 2 records checked (and, when given, that many kills after put fired). */
+function expectPassed(report: CheckConnectorReport, killsAfterPut?: number): void {
+  expect(report.failure).toBeUndefined();
+  expect(report.recordsChecked).toBe(2);
+  if (killsAfterPut !== undefined) expect(report.faults['kill-after-put']).toBe(killsAfterPut);
+}
+
 const once = (
   name: string,
   connector: Record<string, string>,
@@ -110,9 +117,7 @@ describe('sharesink check: built-in observers', () => {
       killAfterPut,
       { idempotent: true, onRun: (p) => pgTables.push(`check_${p.run.topic}`) },
     );
-    expect(report.failure).toBeUndefined();
-    expect(report.recordsChecked).toBe(2);
-    expect(report.faults['kill-after-put']).toBe(1);
+    expectPassed(report, 1);
   });
 
   it('JDBC: a record whose id the sink does not write (fields.include=n) is lost', async () => {
@@ -149,8 +154,7 @@ describe('sharesink check: built-in observers', () => {
       quiet,
       { idempotent: true, faults: [] },
     );
-    expect(report.failure).toBeUndefined();
-    expect(report.recordsChecked).toBe(2);
+    expectPassed(report);
   });
 
   it('HttpSink with --record-http and http.idempotency.header, one record a request: passes a kill after put', async () => {
@@ -165,9 +169,7 @@ describe('sharesink check: built-in observers', () => {
       killAfterPut,
       { idempotent: true, recordHttp: true },
     );
-    expect(report.failure).toBeUndefined();
-    expect(report.recordsChecked).toBe(2);
-    expect(report.faults['kill-after-put']).toBe(1);
+    expectPassed(report, 1);
   });
 
   it('HttpSink with --record-http and no idempotency key, declared idempotent: a kill after put is a request sent twice', async () => {
