@@ -21,8 +21,14 @@ export class PollQueue {
   /** Set while the queue is held: where answers go instead of to polls (see {@link hold}). */
   private releaseHeld: ((records: ShareRecord[]) => void) | undefined;
 
-  /** @param perPoll about how many records one poll() is given at most (see {@link deliver}) */
-  constructor(private readonly perPoll: number) {}
+  /**
+   * @param perPoll about how many records one poll() is given at most (see {@link deliver})
+   * @param onHandOut told each time a piece goes to a poll, with Date.now() (fetch-window.ts)
+   */
+  constructor(
+    private readonly perPoll: number,
+    private readonly onHandOut: (now: number) => void = () => undefined,
+  ) {}
 
   /** Polls waiting for records. */
   get waiting(): number {
@@ -47,7 +53,10 @@ export class PollQueue {
   /** Records waiting for a poll now, or a poll that waits until an answer or `maxWaitMs` ([] then). */
   take(maxWaitMs: number): ShareRecord[] | Promise<ShareRecord[]> {
     const ready = this.ready.shift();
-    if (ready) return ready;
+    if (ready) {
+      this.onHandOut(Date.now());
+      return ready;
+    }
     return new Promise<ShareRecord[]>((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
@@ -77,6 +86,7 @@ export class PollQueue {
       const w = this.waiters.shift();
       if (w) {
         clearTimeout(w.timer);
+        this.onHandOut(Date.now());
         w.resolve(piece);
       } else {
         this.ready.push(piece);

@@ -1,6 +1,7 @@
 /** The options of a ShareConsumer (share-consumer.ts) and of its `poll()`. */
 import type { Logger } from 'pino';
 import type { ClusterTransportOptions } from './cluster-transport.js';
+import type { FetchSettings } from './share-fetcher.js';
 import type { ShareTransport } from './transport.js';
 
 export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'logger'> {
@@ -23,6 +24,12 @@ export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'log
    * equal pieces, to the polls waiting or to the next ones (poll-queue.ts). Default: maxRecords.
    */
   readonly pollMaxRecords?: number;
+  /**
+   * The most polls' worth (`pollMaxRecords` each) one ShareFetch may ask for, MaxBytes growing with it,
+   * while polls take the pieces fast enough that the last one waits under a tenth of the acquisition
+   * lock (fetch-window.ts). Default 1: every ShareFetch asks for `maxRecords`.
+   */
+  readonly fetchMaxPolls?: number;
   /** Preferred records per acquired batch (ShareFetch BatchSize). Default: maxRecords. */
   readonly batchSize?: number;
   /** `record_limit` makes MaxRecords a hard limit (Kafka ≥ 4.2). Default `batch_optimized`. */
@@ -44,3 +51,15 @@ export interface PollOptions {
 
 /** See {@link ShareConsumerOptions.fetchMaxBytes}. */
 export const DEFAULT_FETCH_MAX_BYTES = 1_048_576;
+
+/** The ShareFetch fields that `options` set once for every request. */
+export function fetchSettings(options: ShareConsumerOptions): FetchSettings {
+  const maxRecords = options.maxRecords ?? 500;
+  return {
+    minBytes: options.fetchMinBytes ?? 1,
+    maxBytes: options.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
+    maxRecords,
+    batchSize: options.batchSize ?? maxRecords,
+    acquireMode: options.acquireMode === 'record_limit' ? 1 : 0,
+  };
+}

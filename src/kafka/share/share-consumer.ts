@@ -24,16 +24,13 @@ import type { OffsetSet } from './offset-set.js';
 import { ShareConsumerMetrics } from './share-consumer-metrics.js';
 import { closeSession, releaseOutstanding, sendAcks, type AckContext } from './acknowledger.js';
 import { applyOutcome, OutcomeLog, type ConsumerState, type RequestOutcome } from './request-outcome.js';
-import {
-  DEFAULT_FETCH_MAX_BYTES,
-  type PollOptions,
-  type ShareConsumerOptions,
-} from './share-consumer-options.js';
+import { fetchSettings, type PollOptions, type ShareConsumerOptions } from './share-consumer-options.js';
 import { fetchOnce, handOut, type FetchContext } from './share-fetcher.js';
 import { queueAcks } from './ack-queue.js';
 import { nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
+import { FetchWindow } from './fetch-window.js';
 import { PollQueue } from './poll-queue.js';
 import { RenewSupport } from './renew-support.js';
 import type { ShareTransport } from './transport.js';
@@ -58,6 +55,8 @@ export class ShareConsumer {
   /** Offsets handed out and not yet terminally acknowledged, per tpKey. */
   private readonly outstanding = new Map<string, OffsetSet>();
   private readonly polls: PollQueue;
+  /** How many polls' worth a ShareFetch asks for (fetch-window.ts). */
+  private readonly window: FetchWindow;
   /** What the requests' outcomes set: the lock duration and whether metadata is out of date. */
   private readonly state: ConsumerState = { lockTimeoutMs: undefined, metadataStale: false };
   private refreshing: Promise<void> | undefined;
@@ -96,8 +95,10 @@ export class ShareConsumer {
       onFatal: (e) => this.fail(e),
     });
     this.outcomeLog = new OutcomeLog(this.log, this.metrics);
-    const maxRecords = options.maxRecords ?? 500;
-    this.polls = new PollQueue(options.pollMaxRecords ?? maxRecords);
+    const settings = fetchSettings(options);
+    const perPoll = options.pollMaxRecords ?? settings.maxRecords;
+    this.window = new FetchWindow({ ...settings, perPoll, maxPolls: options.fetchMaxPolls ?? 1 });
+    this.polls = new PollQueue(perPoll, (now) => this.window.handedOut(now));
     const member = {
       transport: this.transport,
       groupId: this.groupId,
@@ -105,16 +106,7 @@ export class ShareConsumer {
       dir: this.dir,
     };
     this.ackContext = member;
-    this.fetchContext = {
-      ...member,
-      settings: {
-        minBytes: options.fetchMinBytes ?? 1,
-        maxBytes: options.fetchMaxBytes ?? DEFAULT_FETCH_MAX_BYTES,
-        maxRecords,
-        batchSize: options.batchSize ?? maxRecords,
-        acquireMode: options.acquireMode === 'record_limit' ? 1 : 0,
-      },
-    };
+    this.fetchContext = { ...member, settings };
   }
 
   /** How long acquired records stay locked, as the broker last reported it (AcquisitionLockTimeoutMs). */
@@ -333,14 +325,15 @@ export class ShareConsumer {
       acksMayWait: ch.terminal.length > 0 || this.holdsRecords(),
     });
     const sentAt = Date.now();
-    const result = await fetchOnce(this.fetchContext, ch, maxWaitMs, queuedAt);
+    const ask = this.window.ask(this.state.lockTimeoutMs ?? 0);
+    const result = await fetchOnce(this.fetchContext, ch, maxWaitMs, queuedAt, ask);
     this.apply(result, ch.nodeId);
     for (const a of result.autoAcks) {
       if (a.type === 'reject') this.outcomeLog.undecodable(a);
       ch.terminal.push(newAckEntry(a.tp, a.type, AckCode[a.type], a.offsets, this.countAck));
     }
     if (result.latencyMs !== undefined) this.metrics.onFetch(result.latencyMs, result.recordCount);
-    ch.pacing.answered(result.recordCount, this.fetchContext.settings.maxRecords);
+    ch.pacing.answered(result.recordCount, ask.maxRecords);
     if (result.recordCount > 0) this.polls.deliver(handOut(result.acquired, this.outstanding), sentAt);
   }
 

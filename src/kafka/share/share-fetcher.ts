@@ -19,6 +19,7 @@ import type { PartitionDirectory } from './partition-directory.js';
 import { emptyOutcome, type AutoAck, type RequestOutcome } from './request-outcome.js';
 import { METADATA_ERRORS, topLevelError } from './share-error-responses.js';
 import type { ShareRecord } from './share-record.js';
+import type { FetchAsk } from './fetch-window.js';
 import { tpKey, type SessionChanges } from './share-session.js';
 import { publishShareRequest, shareRequestChannel, traceNow } from './share-trace.js';
 import type { ShareTransport } from './transport.js';
@@ -67,6 +68,7 @@ export async function fetchOnce(
   ch: NodeChannel,
   maxWaitMs: number,
   queuedAt: number,
+  ask: FetchAsk = ctx.settings,
 ): Promise<FetchResult> {
   const { settings } = ctx;
   const session = ch.session;
@@ -83,8 +85,8 @@ export async function fetchOnce(
       shareSessionEpoch: epoch,
       maxWaitMs,
       minBytes: settings.minBytes,
-      maxBytes: settings.maxBytes,
-      maxRecords: settings.maxRecords,
+      maxBytes: ask.maxBytes,
+      maxRecords: ask.maxRecords,
       batchSize: settings.batchSize,
       shareAcquireMode: settings.acquireMode,
       isRenewAck: false,

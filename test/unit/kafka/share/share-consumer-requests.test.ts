@@ -140,8 +140,9 @@ afterEach(async () => {
   consumer = undefined;
 });
 
-async function started(broker: FakeBroker): Promise<ShareConsumer> {
+async function started(broker: FakeBroker, fetchMaxPolls?: number): Promise<ShareConsumer> {
   consumer = new ShareConsumer({
+    ...(fetchMaxPolls === undefined ? {} : { fetchMaxPolls }),
     brokers: ['fake:9092'],
     groupId: 'g',
     logger: pino({ level: 'silent' }),
@@ -229,5 +230,26 @@ describe('ShareConsumer requests', () => {
     expect(performance.now() - t0).toBeLessThan(200);
     broker.append(1);
     expect((await waiting).map((r) => r.offset)).toEqual([2]);
+  });
+
+  it("with fetchMaxPolls, a ShareFetch asks for several polls' worth while polls take them fast; without, one", async () => {
+    const fetchSizes = async (fetchMaxPolls?: number) => {
+      const broker = new FakeBroker();
+      broker.append(200);
+      const c = await started(broker, fetchMaxPolls);
+      for (let taken = 0; taken < 200;) {
+        const records = await c.poll();
+        taken += records.length;
+        expect(records.length).toBeLessThanOrEqual(5);
+        void c.acknowledge(records, 'accept');
+      }
+      await c.commit();
+      await c.close();
+      return broker.sent.flatMap((s) => (s.api === 'fetch' ? [s.req.maxRecords] : []));
+    };
+    const windowed = await fetchSizes(4);
+    expect(windowed[0]).toBe(5);
+    expect(windowed.at(-1)).toBe(20);
+    expect(new Set(await fetchSizes())).toEqual(new Set([5]));
   });
 });
