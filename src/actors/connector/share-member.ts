@@ -195,6 +195,14 @@ export class TaskShareConsumer implements ShareSource {
     }
   }
 
+  /** Records the member fetched for a later poll, taken at once; none while the gate is not open. */
+  takeReady(): ShareRecord[] | undefined {
+    if (this.gate.isPaused || this.gate.isReleased) return undefined;
+    const records = this.g.consumer.takeReady();
+    if (records) this.g.attribute(this.metrics, FETCH_SIDE);
+    return records;
+  }
+
   /** Records fetched for this lease while it is paused: released at once, and counted as this task's. */
   giveBack(records: ShareRecord[]): void {
     this.g.attribute(this.metrics, FETCH_SIDE);

@@ -11,6 +11,10 @@
  * how fast polls take pieces: the k-th piece of an answer waits about k−1 intervals between polls, and
  * that wait must stay under a tenth of the lock ({@link LOCK_SHARE}). A sink whose puts take seconds
  * keeps the window at its floor, which is what every fetch asked before.
+ *
+ * That is what protects an embedder's polls. The runtime does not leave pieces waiting: it takes the
+ * rest of an answer into batches at once (share-task-runner.ts), whose locks the supervisor renews or
+ * releases like any batch's; there the window's size decides cost, not safety.
  */
 
 /** The longest a piece may be expected to wait for its poll, as a share of the acquisition lock. */
@@ -49,6 +53,8 @@ export class FetchWindow {
   handedOut(now: number): void {
     if (this.lastHandOut !== undefined) {
       const gap = now - this.lastHandOut;
+      // polls served by one answer in the same millisecond (or a clock stepped back) say nothing
+      if (gap <= 0) return;
       // a slower gap counts at once (pieces already waiting would outlast the budget), a faster one slowly
       const i = this.intervalMs;
       this.intervalMs = i === undefined || gap >= i ? gap : i + SMOOTHING * (gap - i);
@@ -58,8 +64,8 @@ export class FetchWindow {
 
   /** Polls' worth the next ShareFetch asks for, under an acquisition lock of `lockMs`. */
   polls(lockMs: number): number {
-    if (this.intervalMs === undefined) return this.minPolls;
-    const fits = this.intervalMs <= 0 ? Infinity : 1 + Math.floor((lockMs * LOCK_SHARE) / this.intervalMs);
+    if (this.intervalMs === undefined || lockMs <= 0) return this.minPolls;
+    const fits = 1 + Math.floor((lockMs * LOCK_SHARE) / this.intervalMs);
     return Math.max(this.minPolls, Math.min(this.o.maxPolls, fits));
   }
 
@@ -67,9 +73,8 @@ export class FetchWindow {
   ask(lockMs: number): FetchAsk {
     const polls = this.polls(lockMs);
     if (polls <= this.minPolls) return this.floor;
-    return {
-      maxRecords: this.o.perPoll * polls,
-      maxBytes: Math.round((this.o.maxBytes * polls) / this.minPolls),
-    };
+    const maxRecords = this.o.perPoll * polls;
+    // MaxBytes by the same factor as MaxRecords, also for a floor that is not whole polls
+    return { maxRecords, maxBytes: Math.round((this.o.maxBytes * maxRecords) / this.o.maxRecords) };
   }
 }

@@ -50,6 +50,14 @@ export class PollQueue {
     if (release) for (const piece of this.ready.splice(0)) release(piece);
   }
 
+  /**
+   * A piece waiting for a poll, taken without waiting and without counting as a poll's hand-out (the
+   * runtime takes the rest of an answer into batches it supervises, share-task-runner.ts).
+   */
+  takeReady(): ShareRecord[] | undefined {
+    return this.ready.shift();
+  }
+
   /** Records waiting for a poll now, or a poll that waits until an answer or `maxWaitMs` ([] then). */
   take(maxWaitMs: number): ShareRecord[] | Promise<ShareRecord[]> {
     const ready = this.ready.shift();

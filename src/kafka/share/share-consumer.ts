@@ -162,6 +162,11 @@ export class ShareConsumer {
     return taken;
   }
 
+  /** Records a fetch brought for a later poll, taken now without fetching; undefined when none wait. */
+  takeReady(): ShareRecord[] | undefined {
+    return this.closed || this.fatal ? undefined : this.polls.takeReady();
+  }
+
   /**
    * When the ShareFetch that acquired the records of a poll() result was sent (`Date.now()`): their
    * acquisition locks run from then, also while they waited for a poll.
@@ -333,7 +338,8 @@ export class ShareConsumer {
       ch.terminal.push(newAckEntry(a.tp, a.type, AckCode[a.type], a.offsets, this.countAck));
     }
     if (result.latencyMs !== undefined) this.metrics.onFetch(result.latencyMs, result.recordCount);
-    ch.pacing.answered(result.recordCount, ask.maxRecords);
+    // a backlog is likely when an answer fills what a fetch asked for before the window grew
+    ch.pacing.answered(result.recordCount, Math.min(ask.maxRecords, this.fetchContext.settings.maxRecords));
     if (result.recordCount > 0) this.polls.deliver(handOut(result.acquired, this.outstanding), sentAt);
   }
 

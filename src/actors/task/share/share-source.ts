@@ -13,6 +13,11 @@ export interface ShareSource {
   renewSupported(): Promise<boolean>;
   /** The next batch of acquired records, or [] after `maxWaitMs`. */
   poll(options?: PollOptions): Promise<ShareRecord[]>;
+  /**
+   * Records already fetched and waiting for a later poll, taken without fetching, or undefined. Their
+   * locks run while they wait, unrenewed: the runner takes them into batches it supervises.
+   */
+  takeReady?(): ShareRecord[] | undefined;
   /** Acknowledges records this source handed out; the promise reports per partition and never rejects. */
   acknowledge(records: readonly ShareRecord[], type: AcknowledgeType): Promise<PartitionAckResult[]>;
   /**

@@ -187,10 +187,7 @@ export class ShareTaskRunner {
         // never waits out a backoff of up to errors.retry.delay.max.ms
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait);
-          this.wakeFetch = () => {
-            clearTimeout(timer);
-            resolve();
-          };
+          this.wakeFetch = () => resolve(clearTimeout(timer));
         });
         this.wakeFetch = undefined;
         continue;
@@ -198,18 +195,23 @@ export class ShareTaskRunner {
       const polledAt = this.o.supervisor.now();
       const records = await this.o.consumer.poll({ maxWaitMs: 1000 });
       if (records.length === 0) continue;
-      // records may have waited for this poll (a shared member's answer in pieces): their locks run from
-      // the fetch. Its send time is wall-clock; the supervisor's clock gets the age, not the time. Not the
-      // poll's start when the fetch is known: a poll can wait long before it fetches (a paused connector's
-      // gate), and records fetched at resume were taken for expired at once, and written a second time.
-      const fetchedAt = this.o.consumer.acquiredAt?.(records);
-      const now = this.o.supervisor.now();
-      const acquiredAt = fetchedAt === undefined ? polledAt : now - (Date.now() - fetchedAt);
-      const lock = this.o.consumer.acquisitionLockTimeoutMs;
-      if (lock !== undefined && lock !== this.o.supervisor.lockDurationMs)
-        this.o.supervisor.setLockDuration(lock);
-      this.startBatch(records, acquiredAt);
+      // the rest of an answer of several polls' worth becomes supervised batches now (ADR 0019)
+      for (let r: ShareRecord[] | undefined = records; r; r = this.o.consumer.takeReady?.())
+        this.adopt(r, polledAt);
     }
+  }
+
+  private adopt(records: ShareRecord[], polledAt: number): void {
+    // locks run from the fetch (records may have waited), not from the poll: a poll can wait long before
+    // it fetches (a paused gate), and records fetched at resume were taken for expired, written twice.
+    // The fetch's send time is wall-clock; the supervisor's clock gets the age, not the time.
+    const fetchedAt = this.o.consumer.acquiredAt?.(records);
+    const now = this.o.supervisor.now();
+    const acquiredAt = fetchedAt === undefined ? polledAt : now - (Date.now() - fetchedAt);
+    const lock = this.o.consumer.acquisitionLockTimeoutMs;
+    if (lock !== undefined && lock !== this.o.supervisor.lockDurationMs)
+      this.o.supervisor.setLockDuration(lock);
+    this.startBatch(records, acquiredAt);
   }
 
   private startBatch(records: ShareRecord[], acquiredAt: number): void {

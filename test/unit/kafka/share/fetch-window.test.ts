@@ -64,6 +64,22 @@ describe('FetchWindow', () => {
   });
 });
 
+describe('FetchWindow samples', () => {
+  it('takes polls served in the same millisecond (one answer, several waiting polls) for no sample', () => {
+    const w = new FetchWindow({ perPoll: 500, maxRecords: 500, maxBytes: MIB, maxPolls: 4 });
+    for (let i = 0; i < 6; i++) w.handedOut(1_000);
+    expect(w.polls(LOCK)).toBe(1);
+    w.handedOut(900); // a clock stepped back
+    expect(w.polls(LOCK)).toBe(1);
+  });
+
+  it('grows MaxBytes by the factor MaxRecords grows, also from a floor under one poll', () => {
+    const w = new FetchWindow({ perPoll: 500, maxRecords: 100, maxBytes: MIB, maxPolls: 4 });
+    for (let i = 0; i < 10; i++) w.handedOut(1_000 + i * 5);
+    expect(w.ask(LOCK)).toEqual({ maxRecords: 2_000, maxBytes: 20 * MIB });
+  });
+});
+
 describe('PollQueue hand-outs', () => {
   it('tells its listener of every piece a poll gets, waiting or not', async () => {
     const seen: number[] = [];
