@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ShareRecord } from '../../../../../src/kafka/share/share-consumer.js';
-import { BATCH, BacklogConsumer, HeldPool, runnerOver } from './share-task-runner-fakes.js';
+import { BATCH, BacklogConsumer, HeldPool, recordAt, runnerOver } from './share-task-runner-fakes.js';
 
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -17,7 +17,7 @@ class WindowedConsumer extends BacklogConsumer {
   constructor(more: number) {
     super(1);
     for (let p = 1; p <= more; p++)
-      this.ready.push(Array.from({ length: BATCH }, (_, i) => ({ ...recordAt(p * BATCH + i) })));
+      this.ready.push(Array.from({ length: BATCH }, (_, i) => recordAt(p * BATCH + i)));
   }
   takeReady(): ShareRecord[] | undefined {
     const piece = this.ready.shift();
@@ -25,18 +25,6 @@ class WindowedConsumer extends BacklogConsumer {
     return piece;
   }
 }
-
-const recordAt = (offset: number): ShareRecord => ({
-  topic: 't',
-  partition: 0,
-  offset,
-  timestamp: 0,
-  timestampType: 'CreateTime',
-  key: null,
-  value: null,
-  headers: [],
-  deliveryCount: 1,
-});
 
 describe('ShareTaskRunner: the rest of a several-poll answer', () => {
   it('becomes batches right after the poll, although only one put may run', async () => {

@@ -16,6 +16,21 @@ import type { PutResult } from '../../../../../src/pool/protocol.js';
 
 export const BATCH = 10;
 
+/** A first-delivery record of partition t-0 at `offset`, without key, value or headers. */
+export function recordAt(offset: number): ShareRecord {
+  return {
+    topic: 't',
+    partition: 0,
+    offset,
+    timestamp: 0,
+    timestampType: 'CreateTime',
+    key: null,
+    value: null,
+    headers: [],
+    deliveryCount: 1,
+  };
+}
+
 /** Serves `batches` batches of BATCH records at once, then empty answers after 5 ms. */
 export class BacklogConsumer {
   readonly acquisitionLockTimeoutMs = 30_000;
@@ -29,19 +44,7 @@ export class BacklogConsumer {
   poll(): Promise<ShareRecord[]> {
     const n = this.polls++;
     if (n >= this.batches) return new Promise((resolve) => setTimeout(() => resolve([]), 5));
-    return Promise.resolve(
-      Array.from({ length: BATCH }, (_, i) => ({
-        topic: 't',
-        partition: 0,
-        offset: n * BATCH + i,
-        timestamp: 0,
-        timestampType: 'CreateTime' as const,
-        key: null,
-        value: null,
-        headers: [],
-        deliveryCount: 1,
-      })),
-    );
+    return Promise.resolve(Array.from({ length: BATCH }, (_, i) => recordAt(n * BATCH + i)));
   }
   acknowledge(records: readonly ShareRecord[], type: string): Promise<PartitionAckResult[]> {
     const offsets = records.map((r) => r.offset);
