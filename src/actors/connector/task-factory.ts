@@ -85,7 +85,7 @@ const MAX_FETCH_SHARES = 8;
  * While its polls take the pieces fast, a ShareFetch may ask for up to this many polls' worth
  * (fetch-window.ts): one fetch and its acknowledgements then serve four puts. Measured with
  * bench/jdbc-ab.ts (MariaDB, 1 task, 3 rounds each): 4 and 8 polls' worth gave 0.56 and 0.58 of the
- * bare driver loop, one poll's worth 0.40 and 0.48; the broker's CPU per row fell from 6–18 µs to 5–7.
+ * bare driver loop, one poll's worth 0.40 and 0.48; the broker's CPU per row fell from 6–18 µs to 5–11.
  */
 const FETCH_WINDOW_POLLS = 4;
 

@@ -3,7 +3,7 @@
  *
  * Each ShareFetch and its acknowledgements cost the broker and this process about the same whether it
  * brings 500 records or 2,000 (Kafka 4.4, 2 cores, a 1-task JDBC drain: the broker's CPU per row fell
- * from ~10 to ~5–7 µs at four polls' worth per fetch). So while polls take the pieces quickly, one
+ * from 6–18 to 5–11 µs at four polls' worth per fetch). So while polls take the pieces quickly, one
  * fetch brings several polls' worth, handed out a poll's worth at a time (poll-queue.ts).
  *
  * The cost is a lock: a piece that waits in the queue for its poll is acquired, and nothing renews it

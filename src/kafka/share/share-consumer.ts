@@ -338,8 +338,8 @@ export class ShareConsumer {
       ch.terminal.push(newAckEntry(a.tp, a.type, AckCode[a.type], a.offsets, this.countAck));
     }
     if (result.latencyMs !== undefined) this.metrics.onFetch(result.latencyMs, result.recordCount);
-    // a backlog is likely when an answer fills what a fetch asked for before the window grew
-    ch.pacing.answered(result.recordCount, Math.min(ask.maxRecords, this.fetchContext.settings.maxRecords));
+    // a backlog is likely when an answer fills the floor (an answer cut by MaxBytes still counts)
+    ch.pacing.answered(result.recordCount, this.fetchContext.settings.maxRecords);
     if (result.recordCount > 0) this.polls.deliver(handOut(result.acquired, this.outstanding), sentAt);
   }
 

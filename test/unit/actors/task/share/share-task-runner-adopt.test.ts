@@ -4,11 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ShareRecord } from '../../../../../src/kafka/share/share-consumer.js';
-import { BATCH, BacklogConsumer, HeldPool, recordAt, runnerOver } from './share-task-runner-fakes.js';
-
-const settle = async (): Promise<void> => {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+import { BATCH, BacklogConsumer, HeldPool, recordAt, runnerOver, settle } from './share-task-runner-fakes.js';
 
 /** Its first poll returns one piece and leaves `more` pieces waiting, as a 4-poll answer would. */
 class WindowedConsumer extends BacklogConsumer {

@@ -11,24 +11,20 @@ import type {
   ShareConsumer,
   ShareRecord,
 } from '../../../../../src/kafka/share/share-consumer.js';
+import { decodedRecord } from '../../../kafka/share/decoded-record.js';
 import type { PutPool } from '../../../../../src/pool/put-pool.js';
 import type { PutResult } from '../../../../../src/pool/protocol.js';
 
 export const BATCH = 10;
 
+/** Lets the runner's promise chains and setImmediate hops run (20 turns). */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** A first-delivery record of partition t-0 at `offset`, without key, value or headers. */
 export function recordAt(offset: number): ShareRecord {
-  return {
-    topic: 't',
-    partition: 0,
-    offset,
-    timestamp: 0,
-    timestampType: 'CreateTime',
-    key: null,
-    value: null,
-    headers: [],
-    deliveryCount: 1,
-  };
+  return { ...decodedRecord(offset), deliveryCount: 1 };
 }
 
 /** Serves `batches` batches of BATCH records at once, then empty answers after 5 ms. */

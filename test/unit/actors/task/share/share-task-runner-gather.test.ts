@@ -4,11 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../../../../src/actors/task/core/clock.js';
-import { BATCH, BacklogConsumer, HeldPool, runnerOver } from './share-task-runner-fakes.js';
-
-const settle = async (): Promise<void> => {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+import { BATCH, BacklogConsumer, HeldPool, runnerOver, settle } from './share-task-runner-fakes.js';
 
 describe('ShareTaskRunner: batches gather for the next put', () => {
   it('a put carries the batches fetched while the previous one ran, up to max.poll.records', async () => {
