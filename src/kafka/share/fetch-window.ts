@@ -9,8 +9,8 @@
  * The cost is a lock: a piece that waits in the queue for its poll is acquired, and nothing renews it
  * there (the supervisor renews a batch's locks once a task has taken it). So the window is sized from
  * how fast polls take pieces: the k-th piece of an answer waits about k−1 intervals between polls, and
- * that wait must stay under a tenth of the lock ({@link LOCK_SHARE}). A sink whose puts take seconds
- * keeps the window at its floor, which is what every fetch asked before.
+ * that wait must stay under a tenth of the lock ({@link LOCK_SHARE}). Polls seconds apart keep the
+ * window at its floor, which is what every fetch asked before.
  *
  * That is what protects an embedder's polls. The runtime does not leave pieces waiting: it takes the
  * rest of an answer into batches at once (share-task-runner.ts), whose locks the supervisor renews or
