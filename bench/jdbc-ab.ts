@@ -8,9 +8,12 @@
  *        [--brokers=127.0.0.1:9092] [--threads=1] [--set=key=value …] [--profile=/tmp/prof]
  *        [--worker-profile=/tmp/wprof]   (the pool thread's profile and put timings: bench/profiled-jdbc.ts)
  *        [--put-timings]                 (the put timings alone)
+ *        [--node-flag=--trace-gc …]      (flags for the sink's node process, repeatable)
+ *        [--child-stdout=FILE]           (the sink process's stdout, appended: a --trace-gc trace, say)
+ *        [--mode=share|consumer|classic] (the sink's group protocol; share is scenario 10's)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildResult, ChildSpec, WorkerRunSpec } from './child-protocol.js';
@@ -34,6 +37,12 @@ const putTimings = args.has('put-timings');
 const extra = Object.fromEntries(
   (args.get('set') ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
+/** Node/V8 flags for the sink's process (`--node-flag=--max-semi-space-size=32`, repeatable). */
+const nodeFlags = args.get('node-flag') ?? [];
+/** The sink's group protocol: share (scenario 10), or classic / consumer to compare. */
+const mode = arg('mode', 'share') as 'share' | 'classic' | 'consumer';
+/** Where the sink process's stdout goes (e.g. a `--node-flag=--trace-gc` trace), appended per run. */
+const childStdout = args.get('child-stdout')?.[0];
 const pgUrl = 'postgres://postgres@127.0.0.1:5432/test';
 const mysqlUrl = 'mysql://root@127.0.0.1:3306/test';
 const id = `jdbcab_${Date.now().toString(36)}`;
@@ -51,7 +60,7 @@ async function main(): Promise<void> {
     brokers,
     topic,
     topicRecords: rows,
-    mode: 'share',
+    mode,
     tasks: 1,
     ...(threads === undefined ? {} : { poolThreads: Number(threads) }),
     connectorClass:
@@ -76,7 +85,7 @@ async function main(): Promise<void> {
   const samples: { sink: ChildResult[]; bare: ChildResult[] } = { sink: [], bare: [] };
   const rate = (r: ChildResult) => r.steadyRecordsPerSec ?? r.recordsPerSec;
   for (let i = 0; i < rounds; i++) {
-    const flags: string[] = [];
+    const flags: string[] = [...nodeFlags];
     if (profile !== undefined) {
       const dir = path.join(profile, `run${i}`);
       mkdirSync(dir, { recursive: true });
@@ -296,6 +305,7 @@ async function sampled(spec: ChildSpec, flags: string[]): Promise<ChildResult> {
     }
   }, 100);
   await new Promise((r) => child.on('exit', r));
+  if (childStdout !== undefined) appendFileSync(childStdout, out);
   clearInterval(poll);
   const top = [...last.values()].sort((a, b) => b.ticks - a.ticks).slice(0, 8);
   console.log(`  threads (ms CPU, whole run): ${top.map((t) => `${t.name} ${t.ticks * 10}`).join(', ')}`);

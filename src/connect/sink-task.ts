@@ -58,6 +58,16 @@ export abstract class SinkTask {
     return offsets;
   }
 
+  /**
+   * How many `put()` calls this instance takes at once (read once, after `start()`). Default 1: one
+   * put at a time, as Connect calls a task. A task that says more gets its next batch's put() while
+   * earlier ones still run (each followed by its own `preCommit()`), so that the next batch is
+   * converted and sent while the database still writes the last one; its batches may then be written
+   * and acknowledged in any order. Such a task reads `context.abortSignal()` synchronously in
+   * `put()`, before its first await: later on it cannot tell which put it is in. Not in Connect.
+   */
+  putsAtOnce?(): number;
+
   open(_partitions: readonly TopicPartition[]): Awaitable<void> {}
   close(_partitions: readonly TopicPartition[]): Awaitable<void> {}
 }

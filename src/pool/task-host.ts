@@ -1,17 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { loadConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
-import { convertBatch, prepareBatch } from '../connect/converters/convert-batch.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
 import { transientCause } from '../connect/transient-errors.js';
 import { TransformChain } from '../connect/transforms/chain.js';
-import {
-  BATCH_INDEX,
-  type SinkRecord,
-  type TopicPartition,
-  type TopicPartitionOffset,
-} from '../connect/sink-record.js';
+import type { SinkRecord, TopicPartition } from '../connect/sink-record.js';
 import type { SinkTask, SinkTaskContext } from '../connect/sink-task.js';
 import type {
   ConverterFailureInfo,
@@ -21,8 +15,10 @@ import type {
   PutResult,
   RecordRejection,
 } from './protocol.js';
+import { convertPut, type ConvertedPut } from './batch-conversion.js';
 import { importModule } from './import-module.js';
-import { decodeWireBatch, isWireBatch } from './wire-batch.js';
+import { nextOffsets, putOf, putsAtOnce, type RunningPut } from './running-puts.js';
+import { TaskLane } from './task-lane.js';
 
 interface Hosted {
   readonly taskId: string;
@@ -32,19 +28,19 @@ interface Hosted {
   /** Applied to every converted batch before put(); Connect builds one chain per task. */
   readonly transforms: TransformChain;
   readonly props: Readonly<Record<string, string>>;
+  /** Puts this instance takes at once: its `putsAtOnce()` once started, 1 by default. */
+  putsAtOnce: number;
   assignmentVersion: number;
   partitions: readonly TopicPartition[];
-  /** Rejections of the batch being put; undefined outside a put, so late reports are dropped. */
-  rejections: Map<number, Omit<RecordRejection, 'index'>> | undefined;
-  current: readonly SinkRecord[];
   backoffMs: number | undefined;
-  /** The put in progress on this instance and its abort, for `context.abortSignal()`. */
-  putId: number;
-  abort: AbortController;
+  /** The puts running on this instance, by put id: a report or an abort finds its put here. */
+  readonly puts: Map<number, RunningPut>;
+  /** The put being started: what `context.abortSignal()` answers (with one put at a time, while it runs). */
+  active: RunningPut | undefined;
 }
 
 /** Outside a put the signal never fires: a fresh controller nobody aborts. */
-const IDLE = new AbortController();
+const IDLE_PUT = { abort: new AbortController() };
 
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof Error) {
@@ -72,32 +68,6 @@ function failure(error: unknown, backoffMs?: number): PutOutcome {
 const tpKey = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;
 
 /**
- * The offsets after a batch, per partition: what `preCommit` receives (Connect's next-offset convention).
- * Records of one partition come in runs, so a key is looked up only where the partition changes: a
- * string key per record was a fifth of a pool thread's time in a 100 B drain.
- */
-export function nextOffsets(
-  records: readonly { topic: string; partition: number; offset: number }[],
-): TopicPartitionOffset[] {
-  const byTopic = new Map<string, Map<number, { topic: string; partition: number; offset: number }>>();
-  let run: { topic: string; partition: number; offset: number } | undefined;
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    if (run === undefined || run.partition !== r.partition || run.topic !== r.topic) {
-      let parts = byTopic.get(r.topic);
-      if (!parts) byTopic.set(r.topic, (parts = new Map()));
-      run = parts.get(r.partition);
-      if (!run)
-        parts.set(r.partition, (run = { topic: r.topic, partition: r.partition, offset: r.offset + 1 }));
-    }
-    if (run.offset <= r.offset) run.offset = r.offset + 1;
-  }
-  const out: TopicPartitionOffset[] = [];
-  for (const parts of byTopic.values()) for (const tpo of parts.values()) out.push(tpo);
-  return out;
-}
-
-/**
  * Loads the connector module at most once for everyone who calls it (a thread's boot and its puts, or
  * every host of the event loop); a failed load is forgotten, so the next call tries again.
  */
@@ -119,8 +89,8 @@ export class TaskHost {
   readonly #tasks = new Map<string, Hosted>();
   /** Puts aborted before they started here (waiting behind their instance's previous put). */
   readonly #abortedEarly = new Map<number, string>();
-  /** Per task id: the tail of its queued work (create, puts, stop). */
-  readonly #lanes = new Map<string, Promise<void>>();
+  /** Per task id: the order of its work (create, puts, stop). */
+  readonly #lanes = new Map<string, TaskLane>();
 
   /** `load` is shared with whoever else needs the module in this thread: see {@link connectorLoader}. */
   constructor(load: () => Promise<ConnectorModule>) {
@@ -130,7 +100,9 @@ export class TaskHost {
   /** Never rejects: every failure, including a task that cannot start, becomes a result. */
   put(request: PutRequest): Promise<PutResult> {
     const began = performance.now();
-    return this.#inLane(request.taskId, () => this.#startAndPut(request, began));
+    const lane = this.#lane(request.taskId);
+    // the turn ends when the put has started; the put itself is the inner promise
+    return lane.turn(() => this.#startAndPut(lane, request, began)).then((turn) => turn.running);
   }
 
   /**
@@ -139,8 +111,9 @@ export class TaskHost {
    */
   abort(putId: number, reason: string): void {
     for (const hosted of this.#tasks.values()) {
-      if (hosted.putId === putId) {
-        hosted.abort.abort(reason);
+      const put = hosted.puts.get(putId);
+      if (put !== undefined) {
+        put.abort.abort(reason);
         return;
       }
     }
@@ -156,49 +129,60 @@ export class TaskHost {
    * stopped. False when the put is no longer running.
    */
   abandon(taskId: string, putId: number): boolean {
-    if (this.#tasks.get(taskId)?.putId !== putId) return false;
+    if (this.#tasks.get(taskId)?.puts.has(putId) !== true) return false;
     this.#tasks.delete(taskId);
     this.#lanes.delete(taskId);
     return true;
   }
 
-  /** Stops this thread's instance of the task, after its running put (if any) finished. */
+  /** Stops this thread's instance of the task, after its running puts (if any) finished. */
   stop(taskId: string): Promise<boolean> {
-    return this.#inLane(taskId, () => this.#stopNow(taskId));
+    const lane = this.#lane(taskId);
+    return lane.turn(async () => {
+      await lane.drain();
+      return this.#stopNow(taskId);
+    });
   }
 
   /**
-   * Runs `work` after everything queued before it for the same task id: creating the instance, its
-   * puts and its stop never overlap, as Connect never calls a task concurrently. Different task ids
-   * run side by side on this thread.
+   * The task's lane: creating the instance, starting its puts and its stop take turns, and its puts
+   * overlap only as far as the instance allows (Connect never calls a task concurrently; a task's
+   * `putsAtOnce()` may say more). Different task ids run side by side on this thread.
    */
-  #inLane<T>(taskId: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.#lanes.get(taskId) ?? Promise.resolve()).then(work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#lanes.set(taskId, settled);
-    void settled.then(() => {
-      if (this.#lanes.get(taskId) === settled) this.#lanes.delete(taskId);
-    });
-    return run;
+  #lane(taskId: string): TaskLane {
+    let lane = this.#lanes.get(taskId);
+    if (lane === undefined) this.#lanes.set(taskId, (lane = new TaskLane()));
+    return lane;
   }
 
-  async #startAndPut(request: PutRequest, began: number): Promise<PutResult> {
+  /**
+   * In the put's turn: the instance (created or re-created first), room for the put, its batch
+   * converted, and put() called. The turn ends there; `running` is the put to its end.
+   */
+  async #startAndPut(
+    lane: TaskLane,
+    request: PutRequest,
+    began: number,
+  ): Promise<{ running: Promise<PutResult> }> {
     let hosted = this.#tasks.get(request.taskId);
     let taskStarted = false;
     if (hosted === undefined || hosted.configKey !== request.configKey) {
       try {
         // a changed config means a new instance, as Connect restarts a reconfigured task
+        await lane.drain();
         if (hosted !== undefined) await this.#stopNow(request.taskId).catch(() => undefined);
         hosted = await this.#create(request);
       } catch (error) {
-        return this.#result(failure(error), began, 0, [], true);
+        return { running: Promise.resolve(this.#result(failure(error), began, 0, [], true)) };
       }
       taskStarted = true;
     }
-    return this.#put(hosted, request, began, taskStarted);
+    await lane.room(hosted.putsAtOnce);
+    const prepared = await this.#prepare(hosted, lane, request, began, taskStarted);
+    if ('result' in prepared) return { running: Promise.resolve(prepared.result) };
+    const running = this.#run(hosted, request.putId, prepared, began, taskStarted);
+    lane.track(running);
+    return { running };
   }
 
   async #stopNow(taskId: string): Promise<boolean> {
@@ -234,15 +218,15 @@ export class TaskHost {
       props: request.props,
       assignmentVersion: request.assignment.version,
       partitions: request.assignment.partitions,
-      rejections: undefined,
-      current: [],
+      putsAtOnce: 1,
       backoffMs: undefined,
-      putId: 0,
-      abort: IDLE,
+      puts: new Map(),
+      active: undefined,
     };
     instance.initialize(this.#context(hosted));
     try {
       await instance.start(request.props);
+      hosted.putsAtOnce = putsAtOnce(instance);
       if (hosted.partitions.length > 0) await instance.open(hosted.partitions);
     } catch (error) {
       await Promise.resolve()
@@ -257,10 +241,10 @@ export class TaskHost {
 
   #context(hosted: Hosted): SinkTaskContext {
     const report = (record: SinkRecord, error: unknown): void => {
-      if (hosted.rejections === undefined) return;
-      const index = record[BATCH_INDEX] ?? findIndex(hosted.current, record);
-      if (index === undefined) return;
-      hosted.rejections.set(
+      const found = putOf(hosted.puts, record);
+      if (found === undefined) return;
+      const [put, index] = found;
+      put.rejections?.set(
         index,
         error instanceof Error
           ? { message: error.message, errorClass: errorClassOf(error), stack: error.stack }
@@ -274,7 +258,7 @@ export class TaskHost {
       timeout: (ms) => {
         hosted.backoffMs = ms;
       },
-      abortSignal: () => hosted.abort.signal,
+      abortSignal: () => (hosted.active ?? IDLE_PUT).abort.signal,
     };
   }
 
@@ -291,59 +275,74 @@ export class TaskHost {
     if (assigned.length > 0) await hosted.instance.open(assigned);
   }
 
-  async #put(hosted: Hosted, request: PutRequest, began: number, taskStarted: boolean): Promise<PutResult> {
-    let convertMs = 0;
-    let converterFailures: ConverterFailureInfo[] = [];
-    hosted.backoffMs = undefined;
+  /** Before put(): an abort that came first, the assignment (once earlier puts ended), the conversion. */
+  async #prepare(
+    hosted: Hosted,
+    lane: TaskLane,
+    request: PutRequest,
+    began: number,
+    taskStarted: boolean,
+  ): Promise<{ result: PutResult } | ConvertedPut> {
     const early = this.#abortedEarly.get(request.putId);
     if (early !== undefined) {
       this.#abortedEarly.delete(request.putId);
       // the main side no longer waits for this put's records: nothing is written
-      return this.#result({ kind: 'aborted', reason: early }, began, 0, [], taskStarted);
+      return { result: this.#result({ kind: 'aborted', reason: early }, began, 0, [], taskStarted) };
     }
-    hosted.putId = request.putId;
-    hosted.abort = new AbortController();
+    let convertMs = 0;
+    let converterFailures: ConverterFailureInfo[] = [];
     try {
-      await this.#syncAssignment(hosted, request);
-      const convertStart = performance.now();
-      const raws = isWireBatch(request.batch) ? decodeWireBatch(request.batch) : request.batch;
-      // schemas a registry converter lacks are fetched here, once per batch; unreachable = retriable
-      await prepareBatch(raws, hosted.converters);
-      const converted = convertBatch(raws, hosted.converters);
-      converterFailures = converted.failures.map(({ index, error }) => ({
-        index,
-        code: 'SHARESINK_CONVERTER_FAILED',
-        message: error.message,
-        converter: error.converter,
-        part: error.part,
-      }));
-      // dropped records are simply not put: with no failure reported they are acked like put ones
-      const { records, failures } = hosted.transforms.apply(converted.records);
-      for (const { index, error } of failures)
-        converterFailures.push({
-          index,
-          code: 'SHARESINK_TRANSFORM_FAILED',
-          message: error.message,
-          converter: error.type,
-          part: 'transform',
-        });
-      convertMs = performance.now() - convertStart;
-      if (records.length === 0)
-        return this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted);
-      hosted.rejections = new Map();
-      hosted.current = records;
-      await hosted.instance.put(records);
+      if (hosted.assignmentVersion !== request.assignment.version) {
+        // Connect calls close() and open() between puts, never during one
+        await lane.drain();
+        await this.#syncAssignment(hosted, request);
+      }
+      const converted = await convertPut(request.batch, hosted);
+      ({ convertMs, converterFailures } = converted);
+      if (converted.records.length === 0)
+        return { result: this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted) };
+      return converted;
+    } catch (error) {
+      return {
+        result: this.#result(
+          failure(error, hosted.backoffMs),
+          began,
+          convertMs,
+          converterFailures,
+          taskStarted,
+        ),
+      };
+    }
+  }
+
+  /** Calls put() at once (in the put's turn), then preCommit(); never rejects. */
+  async #run(
+    hosted: Hosted,
+    putId: number,
+    converted: ConvertedPut,
+    began: number,
+    taskStarted: boolean,
+  ): Promise<PutResult> {
+    const { raws, records, convertMs, converterFailures } = converted;
+    hosted.backoffMs = undefined;
+    const put: RunningPut = { putId, abort: new AbortController(), current: records, rejections: new Map() };
+    hosted.puts.set(putId, put);
+    hosted.active = put;
+    try {
+      const call = hosted.instance.put(records);
+      // with several puts at once, abortSignal() answers for the put being started only
+      if (hosted.putsAtOnce > 1) hosted.active = undefined;
+      await call;
       await hosted.instance.preCommit(nextOffsets(raws));
-      const rejected: RecordRejection[] = [...hosted.rejections].map(([index, why]) => ({ index, ...why }));
+      const rejected: RecordRejection[] = [...put.rejections!].map(([index, why]) => ({ index, ...why }));
       const outcome: PutOutcome = rejected.length === 0 ? { kind: 'ok' } : { kind: 'perRecord', rejected };
       return this.#result(outcome, began, convertMs, converterFailures, taskStarted);
     } catch (error) {
       return this.#result(failure(error, hosted.backoffMs), began, convertMs, converterFailures, taskStarted);
     } finally {
-      hosted.rejections = undefined;
-      hosted.current = [];
-      hosted.putId = 0;
-      hosted.abort = IDLE;
+      put.rejections = undefined;
+      hosted.puts.delete(putId);
+      if (hosted.active === put) hosted.active = undefined;
     }
   }
 
@@ -363,14 +362,6 @@ export class TaskHost {
       taskStarted,
     };
   }
-}
-
-/** For records a task built itself (another copy of sharesink): match by coordinates. */
-function findIndex(records: readonly SinkRecord[], record: SinkRecord): number | undefined {
-  const found = records.find(
-    (r) => r.topic === record.topic && r.partition === record.partition && r.offset === record.offset,
-  );
-  return found?.[BATCH_INDEX];
 }
 
 /** The class a DLQ header should name: the constructor's name (`name` is often left as `Error`). */

@@ -73,6 +73,32 @@ describe.each(Object.keys(TEST_DBS) as (keyof typeof TEST_DBS)[])('JdbcSinkTask 
       qty: r['qty'] === null ? null : Number(r['qty']),
     }));
 
+  it('plain inserts take two puts at once, each on its own connection: one waits in the database, the other commits', async () => {
+    const table = db.table('jdbc_two_at_once');
+    const { task, errant } = await start({ 'table.name.format': table, 'auto.create': 'true' });
+    expect(task.putsAtOnce()).toBe(2);
+    await task.put([rec(0, 1, { name: 'first', qty: 1 })]);
+    await db.slowFirstWrite(table, 'slow', 3);
+    const slow = task.put([rec(1, 2, { name: 'slow', qty: 2 }), rec(2, 3, { name: 'c', qty: 3 })]);
+    await expect.poll(() => db.sleeping(table), { timeout: 5_000, interval: 50 }).toBe(1);
+    // a second put of the same instance while the first one sleeps in its statement
+    const began = Date.now();
+    await task.put([rec(3, 4, { name: 'd', qty: 4 }), rec(4, 5, { name: 'e', qty: 5 })]);
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(await db.sleeping(table)).toBe(1);
+    expect((await content(table)).map((r) => r.id)).toEqual([1, 4, 5]);
+    await slow;
+    expect(errant).toEqual([]);
+    expect((await content(table)).map((r) => r.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('keyed inserts, upserts and deletes keep one put at a time', async () => {
+    const table = db.table('jdbc_one_at_once');
+    const keyed = { 'table.name.format': table, 'pk.mode': 'record_value', 'pk.fields': 'id' };
+    expect((await start(keyed)).task.putsAtOnce()).toBe(1);
+    expect((await start({ ...keyed, 'insert.mode': 'upsert' })).task.putsAtOnce()).toBe(1);
+  });
+
   it('upsert with pk.mode=record_value and auto.create: the last value per key, typed columns', async () => {
     const table = db.table('jdbc_upsert');
     const { task, errant } = await start({

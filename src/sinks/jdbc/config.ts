@@ -194,6 +194,12 @@ export interface JdbcSettings {
   readonly retryBackoffMs: number;
   /** Writes go through the order guard (see order-guard.ts). */
   readonly ordered: boolean;
+  /**
+   * Puts the task takes at once, each on a connection of its own (ADR 0020): 2 when no write's effect
+   * depends on the order of two batches (plain INSERTs whose keys cannot collide: pk.mode none or
+   * kafka, no deletes), else 1.
+   */
+  readonly putsAtOnce: 1 | 2;
 }
 
 /** Problems that involve more than one key, worded as Confluent's connector refuses them. */
@@ -268,5 +274,6 @@ export function compileJdbcSettings(v: JdbcSinkValues): JdbcSettings {
     timeZone: v['db.timezone'],
     retryBackoffMs: v['retry.backoff.ms'],
     ordered: v['order.guard'] && keyed && (insertMode !== 'insert' || v['delete.enabled']),
+    putsAtOnce: insertMode === 'insert' && !keyed && !v['delete.enabled'] ? 2 : 1,
   };
 }

@@ -91,6 +91,16 @@ export class JdbcSinkTask extends SinkTask {
   #versionsReady = false;
   /** The column names of the rows made last: equal names share one array (rows.ts). */
   readonly #shapes = new RowShapes();
+  /** The last put's table lookups (describe, create, evolve): the next put's wait for it, never overlap. */
+  #planned: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Two puts at once, each on its own connection, when batches can be written in any order (ADR 0020:
+   * the next batch is converted and sent while the database writes the last one); else one.
+   */
+  override putsAtOnce(): number {
+    return this.#s.putsAtOnce;
+  }
 
   version(): string {
     return VERSION;
@@ -118,6 +128,8 @@ export class JdbcSinkTask extends SinkTask {
     const dialect = this.#dialect;
     if (dialect === undefined) throw new ConnectError('JdbcSinkTask.put() before start()');
     const report = this.context.errantRecordReporter();
+    // before any await: with two puts at once, only then does the context know which put this is
+    const abort = this.context.abortSignal();
     const rows: JdbcRow[] = [];
     for (const record of records) {
       try {
@@ -138,7 +150,6 @@ export class JdbcSinkTask extends SinkTask {
     }
     // The runtime gave up on this put: the statement is cancelled from another connection, the
     // transaction never commits, and the connection is closed after CANCEL_WAIT_MS at most.
-    const abort = this.context.abortSignal();
     let settled = false;
     let released = false;
     const onAbort = (): void => {
@@ -154,7 +165,7 @@ export class JdbcSinkTask extends SinkTask {
     abort.addEventListener('abort', onAbort, { once: true });
     let broken = false;
     try {
-      const plan = await this.#plan(c, rows);
+      const plan = await this.#inTurn(() => this.#plan(c, rows));
       await this.#write(c, plan, report);
     } catch (error) {
       this.#tables.clear();
@@ -169,6 +180,13 @@ export class JdbcSinkTask extends SinkTask {
       abort.removeEventListener('abort', onAbort);
       if (!released) c.release(broken || abort.aborted);
     }
+  }
+
+  /** Runs `step` once the previous put's step has ended, whichever way. */
+  #inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.#planned.then(step);
+    this.#planned = run.catch(() => undefined);
+    return run;
   }
 
   /** retry.backoff.ms: how long the runtime waits before it retries a put the database failed. */

@@ -51,9 +51,10 @@ export class MysqlDialect implements Dialect {
       database: target.database,
       user: this.#s.user ?? target.user,
       password: this.#s.password ?? target.password,
-      connectionLimit: 1,
+      // one connection per put at once: puts in parallel write side by side, not queued on one socket
+      connectionLimit: this.#s.putsAtOnce,
       maxPreparedStatements: PREPARED_PER_CONNECTION,
-      maxIdle: 1,
+      maxIdle: this.#s.putsAtOnce,
       idleTimeout: 60_000,
       connectTimeout: this.#s.connectionTimeoutMs,
       supportBigNumbers: true,

@@ -43,7 +43,8 @@ export class PostgresDialect implements Dialect {
 
   #config(): pg.PoolConfig {
     return {
-      max: 1,
+      // one connection per put at once (settings.putsAtOnce)
+      max: this.#s.putsAtOnce,
       connectionTimeoutMillis: this.#s.connectionTimeoutMs,
       idleTimeoutMillis: 60_000,
       application_name: 'sharesink',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { nextOffsets } from '../../../src/pool/task-host.js';
+import { nextOffsets } from '../../../src/pool/running-puts.js';
 
 /** The plain definition: per partition, one past the highest offset seen. */
 function reference(records: readonly { topic: string; partition: number; offset: number }[]) {

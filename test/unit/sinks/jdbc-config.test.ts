@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { JdbcSinkConnector } from '../../../src/sinks/jdbc/index.js';
+import { jdbcSinkSettings } from '../../../src/sinks/jdbc/jdbc-sink.js';
 import { mysqlUrl } from '../../../src/sinks/jdbc/url.js';
 
 const base = { 'connection.url': 'jdbc:mariadb://db:3306/shop', 'connection.user': 'root' };
@@ -8,6 +9,17 @@ const problems = (props: Record<string, string>) =>
   [...new JdbcSinkConnector().validate(props).values()].flat();
 
 describe('JDBC sink settings', () => {
+  it('two puts at once only where batches may be written in any order (ADR 0020)', () => {
+    const at = (props: Record<string, string>) => jdbcSinkSettings({ ...base, ...props }).putsAtOnce;
+    expect(at({})).toBe(2);
+    expect(at({ 'pk.mode': 'kafka' })).toBe(2);
+    // keys two batches may share: which record is written (or refused as a duplicate) depends on order
+    expect(at({ 'pk.mode': 'record_value', 'pk.fields': 'id' })).toBe(1);
+    expect(at({ 'insert.mode': 'upsert', 'pk.mode': 'record_value', 'pk.fields': 'id' })).toBe(1);
+    expect(at({ 'insert.mode': 'update', 'pk.mode': 'record_key' })).toBe(1);
+    expect(at({ 'delete.enabled': 'true', 'pk.mode': 'record_key' })).toBe(1);
+  });
+
   it("delete.enabled without pk.mode=record_key is refused, as Confluent's connector does", () => {
     expect(problems({ ...base, 'delete.enabled': 'true', 'pk.mode': 'record_value' })).toEqual([
       'delete.enabled: =true needs pk.mode=record_key (a tombstone has only its key to find the row by), not record_value',
