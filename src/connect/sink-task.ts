@@ -30,7 +30,7 @@ type Awaitable<T> = T | Promise<T>;
 /**
  * The part of a sink connector that writes records. sharesink may run several instances of one task
  * (one per pool thread), so a task must not assume it sees every record of a partition, and never
- * sees two `put()` calls at once on the same instance.
+ * sees two `put()` calls at once on the same instance unless it asks for them ({@link SinkTask.putsAtOnce}).
  *
  * Lifecycle: `initialize` → `start` → `open` → (`put` → `preCommit`)* → `close` → `stop`.
  * sharesink calls `preCommit` (which calls `flush` by default) right after every successful `put`,
