@@ -328,6 +328,12 @@ export class TaskHost {
     const put: RunningPut = { putId, abort: new AbortController(), current: records, rejections: new Map() };
     hosted.puts.set(putId, put);
     hosted.active = put;
+    // an abort that came while the batch converted: the put starts with its signal fired, as before
+    const abortedMeanwhile = this.#abortedEarly.get(putId);
+    if (abortedMeanwhile !== undefined) {
+      this.#abortedEarly.delete(putId);
+      put.abort.abort(abortedMeanwhile);
+    }
     try {
       const call = hosted.instance.put(records);
       // with several puts at once, abortSignal() answers for the put being started only

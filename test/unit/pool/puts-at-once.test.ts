@@ -93,6 +93,20 @@ describe('a task that takes several puts at once (putsAtOnce)', () => {
     expect(r2.kind).toBe('ok');
   });
 
+  it('a put aborted while it waited for its turn to apply an assignment starts with its signal fired', async () => {
+    const { host, put, seen } = setup({ 'wait.ms': '300', 'puts.at.once': '2', 'honour.abort': 'true' });
+    const first = { version: 1, partitions: [{ topic: 'orders', partition: 2 }] };
+    const second = { version: 2, partitions: [{ topic: 'orders', partition: 3 }] };
+    const a = put(records(['a'], 0), { assignment: first });
+    const b = put(records(['b'], 1), { assignment: second });
+    await new Promise((r) => setTimeout(r, 60));
+    host.abort(b.id, 'task stopping');
+    expect((await a.result).kind).toBe('ok');
+    expect((await b.result).kind).toBe('fatal');
+    expect(seen().filter((e) => e.event === 'aborted')).toHaveLength(1);
+    expect(seen().filter((e) => e.event === 'end')).toHaveLength(1);
+  });
+
   it('reports an errant record against its own put, not the one running beside it', async () => {
     const { put } = setup({ 'wait.ms': '150', 'puts.at.once': '2' });
     const first = put(records(['a', 'b'], 0)).result;
