@@ -13,6 +13,8 @@ export interface RunningPut {
   readonly current: readonly SinkRecord[];
   /** Rejections of this batch; undefined once the put is over, so late reports are dropped. */
   rejections: Map<number, Omit<RecordRejection, 'index'>> | undefined;
+  /** `context.timeout()` while this put ran: how long before its batch is retried. */
+  backoffMs: number | undefined;
 }
 
 /** At most this many puts at once on one instance, whatever it asks. */
@@ -58,28 +60,57 @@ export function putsAtOnce(instance: SinkTask): number {
 }
 
 /**
- * The running put a reported record belongs to, and its index there. With one put at a time it is
- * that put; with several, the put whose record at the reported index is this one (or, for a copy a
- * transform or the task made, has its offset and partition).
+ * The running put a reported record belongs to, and the record's index in its batch (what the
+ * rejection names). `oneAtOnce`: the instance runs one put at a time, so a report is that put's, as
+ * it always was. With several, the put whose batch holds this record: the same object, or, for a copy
+ * a transform or the task made, one with its topic, partition and offset.
  */
 export function putOf(
   puts: ReadonlyMap<number, RunningPut>,
   record: SinkRecord,
+  oneAtOnce: boolean,
 ): [RunningPut, number] | undefined {
   const index = record[BATCH_INDEX];
-  let loose: [RunningPut, number] | undefined;
+  if (oneAtOnce) {
+    for (const put of puts.values()) {
+      const at = index ?? findIndex(put.current, record);
+      return at === undefined ? undefined : [put, at];
+    }
+    return undefined;
+  }
   for (const put of puts.values()) {
     if (index === undefined) {
       const found = findIndex(put.current, record);
       if (found !== undefined) return [put, found];
       continue;
     }
-    const at = put.current[index];
-    if (at === record || puts.size === 1) return [put, index];
-    if (loose === undefined && at?.offset === record.offset && at.partition === record.partition)
-      loose = [put, index];
+    const at = withIndex(put.current, index);
+    if (
+      at !== undefined &&
+      (at === record ||
+        (at.offset === record.offset && at.partition === record.partition && at.topic === record.topic))
+    )
+      return [put, index];
   }
-  return loose;
+  return undefined;
+}
+
+/**
+ * The record whose batch index is `index`: `records` keep their batch's order, minus those a
+ * converter failed on or a transform dropped, so a binary search finds it.
+ */
+function withIndex(records: readonly SinkRecord[], index: number): SinkRecord | undefined {
+  let lo = 0;
+  let hi = records.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = records[mid]!;
+    const i = at[BATCH_INDEX] ?? mid;
+    if (i === index) return at;
+    if (i < index) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** For records a task built itself (another copy of sharesink): match by coordinates. */

@@ -32,7 +32,10 @@ interface Hosted {
   putsAtOnce: number;
   assignmentVersion: number;
   partitions: readonly TopicPartition[];
+  /** `context.timeout()` since the starting put began: a conversion failure's backoff. */
   backoffMs: number | undefined;
+  /** The put in its turn before put() is called (converting, applying an assignment): abandon() finds it. */
+  starting: number;
   /** The puts running on this instance, by put id: a report or an abort finds its put here. */
   readonly puts: Map<number, RunningPut>;
   /** The put being started: what `context.abortSignal()` answers (with one put at a time, while it runs). */
@@ -129,7 +132,8 @@ export class TaskHost {
    * stopped. False when the put is no longer running.
    */
   abandon(taskId: string, putId: number): boolean {
-    if (this.#tasks.get(taskId)?.puts.has(putId) !== true) return false;
+    const hosted = this.#tasks.get(taskId);
+    if (hosted === undefined || (hosted.starting !== putId && !hosted.puts.has(putId))) return false;
     this.#tasks.delete(taskId);
     this.#lanes.delete(taskId);
     return true;
@@ -150,9 +154,14 @@ export class TaskHost {
    * `putsAtOnce()` may say more). Different task ids run side by side on this thread.
    */
   #lane(taskId: string): TaskLane {
-    let lane = this.#lanes.get(taskId);
-    if (lane === undefined) this.#lanes.set(taskId, (lane = new TaskLane()));
-    return lane;
+    const lane = this.#lanes.get(taskId);
+    if (lane !== undefined) return lane;
+    const created = new TaskLane(() => {
+      // a task's lane lives while it has work: task ids come and go with connectors
+      if (this.#lanes.get(taskId) === created) this.#lanes.delete(taskId);
+    });
+    this.#lanes.set(taskId, created);
+    return created;
   }
 
   /**
@@ -220,6 +229,7 @@ export class TaskHost {
       partitions: request.assignment.partitions,
       putsAtOnce: 1,
       backoffMs: undefined,
+      starting: 0,
       puts: new Map(),
       active: undefined,
     };
@@ -241,7 +251,7 @@ export class TaskHost {
 
   #context(hosted: Hosted): SinkTaskContext {
     const report = (record: SinkRecord, error: unknown): void => {
-      const found = putOf(hosted.puts, record);
+      const found = putOf(hosted.puts, record, hosted.putsAtOnce === 1);
       if (found === undefined) return;
       const [put, index] = found;
       put.rejections?.set(
@@ -257,6 +267,8 @@ export class TaskHost {
       errantRecordReporter: () => report,
       timeout: (ms) => {
         hosted.backoffMs = ms;
+        // the put that asked cannot be told apart from the others running: every one gets it
+        for (const put of hosted.puts.values()) put.backoffMs = ms;
       },
       abortSignal: () => (hosted.active ?? IDLE_PUT).abort.signal,
     };
@@ -291,6 +303,8 @@ export class TaskHost {
     }
     let convertMs = 0;
     let converterFailures: ConverterFailureInfo[] = [];
+    hosted.starting = request.putId;
+    hosted.backoffMs = undefined;
     try {
       if (hosted.assignmentVersion !== request.assignment.version) {
         // Connect calls close() and open() between puts, never during one
@@ -299,10 +313,12 @@ export class TaskHost {
       }
       const converted = await convertPut(request.batch, hosted);
       ({ convertMs, converterFailures } = converted);
-      if (converted.records.length === 0)
-        return { result: this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted) };
-      return converted;
+      // #run takes over `starting` when there is a put to call
+      if (converted.records.length > 0) return converted;
+      hosted.starting = 0;
+      return { result: this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted) };
     } catch (error) {
+      hosted.starting = 0;
       return {
         result: this.#result(
           failure(error, hosted.backoffMs),
@@ -324,9 +340,15 @@ export class TaskHost {
     taskStarted: boolean,
   ): Promise<PutResult> {
     const { raws, records, convertMs, converterFailures } = converted;
-    hosted.backoffMs = undefined;
-    const put: RunningPut = { putId, abort: new AbortController(), current: records, rejections: new Map() };
+    const put: RunningPut = {
+      putId,
+      abort: new AbortController(),
+      current: records,
+      rejections: new Map(),
+      backoffMs: undefined,
+    };
     hosted.puts.set(putId, put);
+    if (hosted.starting === putId) hosted.starting = 0;
     hosted.active = put;
     // an abort that came while the batch converted: the put starts with its signal fired, as before
     const abortedMeanwhile = this.#abortedEarly.get(putId);
@@ -344,7 +366,7 @@ export class TaskHost {
       const outcome: PutOutcome = rejected.length === 0 ? { kind: 'ok' } : { kind: 'perRecord', rejected };
       return this.#result(outcome, began, convertMs, converterFailures, taskStarted);
     } catch (error) {
-      return this.#result(failure(error, hosted.backoffMs), began, convertMs, converterFailures, taskStarted);
+      return this.#result(failure(error, put.backoffMs), began, convertMs, converterFailures, taskStarted);
     } finally {
       put.rejections = undefined;
       hosted.puts.delete(putId);

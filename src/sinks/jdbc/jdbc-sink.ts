@@ -163,6 +163,8 @@ export class JdbcSinkTask extends SinkTask {
       });
     };
     abort.addEventListener('abort', onAbort, { once: true });
+    // fired while the connection was being taken: a listener added now would never hear it
+    if (abort.aborted) onAbort();
     let broken = false;
     try {
       const plan = await this.#inTurn(() => this.#plan(c, rows));

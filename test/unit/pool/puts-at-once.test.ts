@@ -27,6 +27,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const JSON_VALUES = convertersFromProps({
+  'key.converter': 'StringConverter',
+  'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+  'value.converter.schemas.enable': 'false',
+});
+
 function setup(props: Record<string, string>) {
   const events = join(dir, `events-${++seq}.jsonl`);
   const host = new TaskHost(connectorLoader(resolveConnectorModule(fixture('waiting').href)));
@@ -114,6 +120,29 @@ describe('a task that takes several puts at once (putsAtOnce)', () => {
     const [r1, r2] = await Promise.all([first, second]);
     expect(r1.kind).toBe('ok');
     expect(r2).toMatchObject({ kind: 'perRecord', rejected: [{ index: 1, message: 'bad record' }] });
+  });
+
+  it('finds the reported record by its batch index when a converter left an earlier record out', async () => {
+    const { put } = setup({ 'wait.ms': '150', 'puts.at.once': '2' });
+    const a = put(records(['"a"', '"b"'], 0), { converters: JSON_VALUES }).result;
+    // index 0 fails to convert, so "bad" (batch index 2) is the second record put() gets
+    const b = put(records(['{not json', '"c"', '"bad"'], 10), { converters: JSON_VALUES }).result;
+    const [r1, r2] = await Promise.all([a, b]);
+    expect(r1.kind).toBe('ok');
+    expect(r2).toMatchObject({ kind: 'perRecord', rejected: [{ index: 2, message: 'bad record' }] });
+    expect(r2.converterFailures.map((f) => f.index)).toEqual([0]);
+  });
+
+  it('abandon() lets go of an instance whose put is still converting or applying an assignment', async () => {
+    const { host, task, put } = setup({ 'wait.ms': '300', 'puts.at.once': '2' });
+    const first = { version: 1, partitions: [{ topic: 'orders', partition: 2 }] };
+    const a = put(records(['a'], 0), { assignment: first });
+    const b = put(records(['b'], 1), { assignment: { version: 2, partitions: [] } });
+    await new Promise((r) => setTimeout(r, 60));
+    // b waits for a to end before close(): it is in its turn, not yet in put()
+    expect(host.abandon(task.id, b.id)).toBe(true);
+    expect(host.abandon(task.id, 999)).toBe(false);
+    await Promise.all([a.result, b.result]);
   });
 
   it('applies a new assignment only between puts: close() and open() wait for the running ones', async () => {
