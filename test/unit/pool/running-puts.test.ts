@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { BATCH_INDEX, SinkRecord } from '../../../src/connect/sink-record.js';
 import { putOf, putsAtOnce, type RunningPut } from '../../../src/pool/running-puts.js';
 import type { SinkTask } from '../../../src/connect/sink-task.js';
+import { rec as transformsRec } from '../connect/transforms/helpers.js';
 
-const rec = (offset: number, index: number, partition = 0): SinkRecord =>
-  new SinkRecord(
-    {
-      topic: 't',
-      partition,
-      offset,
-      timestamp: null,
-      timestampType: 'NoTimestampType',
-      key: null,
-      value: offset,
-      keySchema: undefined,
-      valueSchema: undefined,
-    },
-    index,
-  );
+// the transforms' record helper: topic orders, partition 3 unless given
+const rec = (offset: number, index: number): SinkRecord => transformsRec({ offset, value: offset }, index);
 
 const running = (putId: number, current: SinkRecord[]): RunningPut => ({
   putId,
