@@ -1,6 +1,10 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { buildAckBatches, expandAckBatches } from '../../src/kafka/share/ack-batches.js';
+import {
+  buildAckBatches,
+  buildUniformAckBatches,
+  expandAckBatches,
+} from '../../src/kafka/share/ack-batches.js';
 
 const entries = fc.uniqueArray(
   fc.record({ offset: fc.integer({ min: 0, max: 400 }), code: fc.integer({ min: 1, max: 4 }) }),
@@ -34,4 +38,17 @@ describe('buildAckBatches', () => {
       if (i > 0) expect(b.firstOffset).toBeGreaterThan(batches[i - 1]!.lastOffset + 1);
     }
   });
+
+  test.prop([entries, fc.integer({ min: 0, max: 4 })])(
+    'one type for every offset: buildUniformAckBatches gives what buildAckBatches gives',
+    (es, code) => {
+      const offsets = es.map((e) => e.offset);
+      expect(buildUniformAckBatches(offsets, code)).toEqual(
+        buildAckBatches(
+          offsets,
+          offsets.map(() => code),
+        ),
+      );
+    },
+  );
 });

@@ -37,6 +37,24 @@ export function buildAckBatches(offsets: ArrayLike<number>, codes: ArrayLike<num
   );
 }
 
+/**
+ * The batches for offsets that all get one type: the usual case (a whole put accepted), built without
+ * an array of codes or a look at every code. Same result as {@link buildAckBatches}.
+ */
+export function buildUniformAckBatches(offsets: readonly number[], code: number): AckBatch[] {
+  if (!isAscending(offsets)) return buildAckBatches(offsets, new Array<number>(offsets.length).fill(code));
+  const n = offsets.length;
+  const batches: AckBatch[] = [];
+  let start = 0;
+  while (start < n) {
+    let end = start;
+    while (end + 1 < n && offsets[end + 1]! === offsets[end]! + 1) end++;
+    batches.push({ firstOffset: offsets[start]!, lastOffset: offsets[end]!, acknowledgeTypes: [code] });
+    start = end + 1;
+  }
+  return batches;
+}
+
 /** The batches of ascending `offsets`; acknowledgements mostly come in offset order, so no copy then. */
 function batchesOfSorted(offsets: ArrayLike<number>, codes: ArrayLike<number>): AckBatch[] {
   const n = offsets.length;

@@ -7,7 +7,7 @@
  */
 import { SharesinkError } from '../../errors.js';
 import type { AcknowledgementBatch } from '../protocol/messages/share-acknowledge.js';
-import { buildAckBatches, type AcknowledgeType } from './ack-batches.js';
+import { buildAckBatches, buildUniformAckBatches, type AcknowledgeType } from './ack-batches.js';
 import { tpKey, type TopicIdPartition } from './share-session.js';
 
 /** The broker's answer for the acknowledgements of one partition from one `acknowledge()` call. */
@@ -83,20 +83,31 @@ export type AckPlan = Map<string, Map<number, AcknowledgementBatch[]>>;
 
 /** Merges the entries of each partition into wire batches (one request's worth). */
 export function planAcks(entries: readonly AckEntry[]): AckPlan {
-  const byPartition = new Map<string, { tp: TopicIdPartition; offsets: number[]; codes: number[] }>();
+  const byPartition = new Map<string, AckEntry[]>();
   for (const e of entries) {
     const key = tpKey(e.tp.topicId, e.tp.partition);
-    let acc = byPartition.get(key);
-    if (!acc) byPartition.set(key, (acc = { tp: e.tp, offsets: [], codes: [] }));
-    for (const o of e.offsets) {
-      acc.offsets.push(o);
-      acc.codes.push(e.code);
-    }
+    const list = byPartition.get(key);
+    if (list) list.push(e);
+    else byPartition.set(key, [e]);
   }
   const plan: AckPlan = new Map();
-  for (const { tp, offsets, codes } of byPartition.values()) {
+  for (const list of byPartition.values()) {
+    const tp = list[0]!.tp;
     let parts = plan.get(tp.topicId);
     if (!parts) plan.set(tp.topicId, (parts = new Map()));
+    // one entry (one put's batch of the partition): its offsets as they are, one type
+    if (list.length === 1) {
+      parts.set(tp.partition, buildUniformAckBatches(list[0]!.offsets, list[0]!.code));
+      continue;
+    }
+    const offsets: number[] = [];
+    const codes: number[] = [];
+    for (const e of list) {
+      for (const o of e.offsets) {
+        offsets.push(o);
+        codes.push(e.code);
+      }
+    }
     parts.set(tp.partition, buildAckBatches(offsets, codes));
   }
   return plan;
