@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InspectionEvent } from 'xstate';
 import type { Logger } from 'pino';
+import { BackoffWaits } from '../../../kafka/backoff-waits.js';
 import type { ShareRecord } from '../../../kafka/share/share-consumer.js';
 import { batchWork, type AckDisposition, type BatchOutput } from '../../../machines/batch.js';
 import type { PoolTask } from '../../../pool/put-pool.js';
@@ -92,6 +93,7 @@ export class ShareTaskRunner {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeFetch: (() => void) | undefined;
+  private readonly backoffWaits = new BackoffWaits();
   private failed: Error | undefined;
   /** Renewals that failed once the task was stopping: said once, in the stop line. */
   private renewalsFailedWhileStopping = 0;
@@ -183,12 +185,10 @@ export class ShareTaskRunner {
       }
       const wait = this.backoff.remainingMs();
       if (wait > 0) {
-        // woken by stop() (and by finished batches: the loop then looks at the backoff again), so a stop
-        // never waits out a backoff of up to errors.retry.delay.max.ms
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wakeFetch = () => resolve(clearTimeout(timer));
-        });
+        // woken by stop() and finished batches: a stop never waits out errors.retry.delay.max.ms
+        const backoff = this.backoffWaits.sleep(wait);
+        this.wakeFetch = () => this.backoffWaits.wakeAll();
+        await backoff;
         this.wakeFetch = undefined;
         continue;
       }
