@@ -1,10 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import {
-  buildAckBatches,
-  buildUniformAckBatches,
-  expandAckBatches,
-} from '../../src/kafka/share/ack-batches.js';
+import { buildAckBatches, expandAckBatches } from '../../src/kafka/share/ack-batches.js';
 
 const entries = fc.uniqueArray(
   fc.record({ offset: fc.integer({ min: 0, max: 400 }), code: fc.integer({ min: 1, max: 4 }) }),
@@ -40,10 +36,10 @@ describe('buildAckBatches', () => {
   });
 
   test.prop([entries, fc.integer({ min: 0, max: 4 })])(
-    'one type for every offset: buildUniformAckBatches gives what buildAckBatches gives',
+    'one code for every offset gives what that code repeated per offset gives',
     (es, code) => {
       const offsets = es.map((e) => e.offset);
-      expect(buildUniformAckBatches(offsets, code)).toEqual(
+      expect(buildAckBatches(offsets, code)).toEqual(
         buildAckBatches(
           offsets,
           offsets.map(() => code),

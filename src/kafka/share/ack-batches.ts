@@ -24,53 +24,37 @@ export type AckBatch = AcknowledgementBatch;
 /**
  * Builds the acknowledgement batches for one partition.
  * @param offsets offsets to acknowledge (any order; no duplicates)
- * @param codes the AckCode for each offset, same index as `offsets`
+ * @param codes the AckCode for each offset, same index as `offsets`; or one code for all of them (the
+ *   usual case, a whole put accepted: no array of codes to build or read)
  */
-export function buildAckBatches(offsets: ArrayLike<number>, codes: ArrayLike<number>): AckBatch[] {
+export function buildAckBatches(offsets: ArrayLike<number>, codes: ArrayLike<number> | number): AckBatch[] {
   if (offsets.length === 0) return [];
   if (isAscending(offsets)) return batchesOfSorted(offsets, codes);
   const order = Array.from({ length: offsets.length }, (_, i) => i);
   order.sort((a, b) => offsets[a]! - offsets[b]!);
   return batchesOfSorted(
     order.map((i) => offsets[i]!),
-    order.map((i) => codes[i]!),
+    typeof codes === 'number' ? codes : order.map((i) => codes[i]!),
   );
 }
 
-/**
- * The batches for offsets that all get one type: the usual case (a whole put accepted), built without
- * an array of codes or a look at every code. Same result as {@link buildAckBatches}.
- */
-export function buildUniformAckBatches(offsets: readonly number[], code: number): AckBatch[] {
-  if (!isAscending(offsets)) return buildAckBatches(offsets, new Array<number>(offsets.length).fill(code));
-  const n = offsets.length;
-  const batches: AckBatch[] = [];
-  let start = 0;
-  while (start < n) {
-    let end = start;
-    while (end + 1 < n && offsets[end + 1]! === offsets[end]! + 1) end++;
-    batches.push({ firstOffset: offsets[start]!, lastOffset: offsets[end]!, acknowledgeTypes: [code] });
-    start = end + 1;
-  }
-  return batches;
-}
-
 /** The batches of ascending `offsets`; acknowledgements mostly come in offset order, so no copy then. */
-function batchesOfSorted(offsets: ArrayLike<number>, codes: ArrayLike<number>): AckBatch[] {
+function batchesOfSorted(offsets: ArrayLike<number>, codes: ArrayLike<number> | number): AckBatch[] {
   const n = offsets.length;
+  const one = typeof codes === 'number';
   const batches: AckBatch[] = [];
   let start = 0;
   while (start < n) {
     let end = start;
     let uniform = true;
-    const firstCode = codes[start]!;
+    const firstCode = one ? codes : codes[start]!;
     while (end + 1 < n && offsets[end + 1]! === offsets[end]! + 1) {
       end++;
-      if (codes[end]! !== firstCode) uniform = false;
+      if (!one && codes[end]! !== firstCode) uniform = false;
     }
     const types: number[] = [];
     if (uniform) types.push(firstCode);
-    else for (let i = start; i <= end; i++) types.push(codes[i]!);
+    else for (let i = start; i <= end; i++) types.push((codes as ArrayLike<number>)[i]!);
     batches.push({ firstOffset: offsets[start]!, lastOffset: offsets[end]!, acknowledgeTypes: types });
     start = end + 1;
   }

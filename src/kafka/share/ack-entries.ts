@@ -7,7 +7,7 @@
  */
 import { SharesinkError } from '../../errors.js';
 import type { AcknowledgementBatch } from '../protocol/messages/share-acknowledge.js';
-import { buildAckBatches, buildUniformAckBatches, type AcknowledgeType } from './ack-batches.js';
+import { buildAckBatches, type AcknowledgeType } from './ack-batches.js';
 import { tpKey, type TopicIdPartition } from './share-session.js';
 
 /** The broker's answer for the acknowledgements of one partition from one `acknowledge()` call. */
@@ -97,7 +97,7 @@ export function planAcks(entries: readonly AckEntry[]): AckPlan {
     if (!parts) plan.set(tp.topicId, (parts = new Map()));
     // one entry (one put's batch of the partition): its offsets as they are, one type
     if (list.length === 1) {
-      parts.set(tp.partition, buildUniformAckBatches(list[0]!.offsets, list[0]!.code));
+      parts.set(tp.partition, buildAckBatches(list[0]!.offsets, list[0]!.code));
       continue;
     }
     const offsets: number[] = [];
