@@ -9,8 +9,8 @@ import type { RecordRejection } from './protocol.js';
 export interface RunningPut {
   readonly putId: number;
   readonly abort: AbortController;
-  /** What put() was given: a reported record is looked up here. */
-  readonly current: readonly SinkRecord[];
+  /** What put() was given (set when it is called): a reported record is looked up here. */
+  current: readonly SinkRecord[];
   /** Rejections of this batch; undefined once the put is over, so late reports are dropped. */
   rejections: Map<number, Omit<RecordRejection, 'index'>> | undefined;
   /** `context.timeout()` while this put ran: how long before its batch is retried. */

@@ -34,8 +34,8 @@ interface Hosted {
   partitions: readonly TopicPartition[];
   /** `context.timeout()` since the starting put began: a conversion failure's backoff. */
   backoffMs: number | undefined;
-  /** The put in its turn before put() is called (converting, applying an assignment): abandon() finds it. */
-  starting: number;
+  /** The put in its turn before put() is called (converting, applying an assignment): abort() and abandon() find it. */
+  starting: RunningPut | undefined;
   /** The puts running on this instance, by put id: a report or an abort finds its put here. */
   readonly puts: Map<number, RunningPut>;
   /** The put being started: what `context.abortSignal()` answers (with one put at a time, while it runs). */
@@ -114,7 +114,7 @@ export class TaskHost {
    */
   abort(putId: number, reason: string): void {
     for (const hosted of this.#tasks.values()) {
-      const put = hosted.puts.get(putId);
+      const put = hosted.puts.get(putId) ?? (hosted.starting?.putId === putId ? hosted.starting : undefined);
       if (put !== undefined) {
         put.abort.abort(reason);
         return;
@@ -133,7 +133,7 @@ export class TaskHost {
    */
   abandon(taskId: string, putId: number): boolean {
     const hosted = this.#tasks.get(taskId);
-    if (hosted === undefined || (hosted.starting !== putId && !hosted.puts.has(putId))) return false;
+    if (hosted === undefined || (hosted.starting?.putId !== putId && !hosted.puts.has(putId))) return false;
     this.#tasks.delete(taskId);
     this.#lanes.delete(taskId);
     return true;
@@ -189,7 +189,7 @@ export class TaskHost {
     await lane.room(hosted.putsAtOnce);
     const prepared = await this.#prepare(hosted, lane, request, began, taskStarted);
     if ('result' in prepared) return { running: Promise.resolve(prepared.result) };
-    const running = this.#run(hosted, request.putId, prepared, began, taskStarted);
+    const running = this.#run(hosted, prepared.put, prepared.converted, began, taskStarted);
     lane.track(running);
     return { running };
   }
@@ -229,7 +229,7 @@ export class TaskHost {
       partitions: request.assignment.partitions,
       putsAtOnce: 1,
       backoffMs: undefined,
-      starting: 0,
+      starting: undefined,
       puts: new Map(),
       active: undefined,
     };
@@ -294,7 +294,7 @@ export class TaskHost {
     request: PutRequest,
     began: number,
     taskStarted: boolean,
-  ): Promise<{ result: PutResult } | ConvertedPut> {
+  ): Promise<{ result: PutResult } | { put: RunningPut; converted: ConvertedPut }> {
     const early = this.#abortedEarly.get(request.putId);
     if (early !== undefined) {
       this.#abortedEarly.delete(request.putId);
@@ -303,7 +303,15 @@ export class TaskHost {
     }
     let convertMs = 0;
     let converterFailures: ConverterFailureInfo[] = [];
-    hosted.starting = request.putId;
+    // from here an abort fires this put's signal: put() then starts with it fired
+    const put: RunningPut = {
+      putId: request.putId,
+      abort: new AbortController(),
+      current: [],
+      rejections: undefined,
+      backoffMs: undefined,
+    };
+    hosted.starting = put;
     hosted.backoffMs = undefined;
     try {
       if (hosted.assignmentVersion !== request.assignment.version) {
@@ -314,11 +322,11 @@ export class TaskHost {
       const converted = await convertPut(request.batch, hosted);
       ({ convertMs, converterFailures } = converted);
       // #run takes over `starting` when there is a put to call
-      if (converted.records.length > 0) return converted;
-      hosted.starting = 0;
+      if (converted.records.length > 0) return { put, converted };
+      hosted.starting = undefined;
       return { result: this.#result({ kind: 'ok' }, began, convertMs, converterFailures, taskStarted) };
     } catch (error) {
-      hosted.starting = 0;
+      hosted.starting = undefined;
       return {
         result: this.#result(
           failure(error, hosted.backoffMs),
@@ -334,28 +342,17 @@ export class TaskHost {
   /** Calls put() at once (in the put's turn), then preCommit(); never rejects. */
   async #run(
     hosted: Hosted,
-    putId: number,
+    put: RunningPut,
     converted: ConvertedPut,
     began: number,
     taskStarted: boolean,
   ): Promise<PutResult> {
     const { raws, records, convertMs, converterFailures } = converted;
-    const put: RunningPut = {
-      putId,
-      abort: new AbortController(),
-      current: records,
-      rejections: new Map(),
-      backoffMs: undefined,
-    };
-    hosted.puts.set(putId, put);
-    if (hosted.starting === putId) hosted.starting = 0;
+    put.current = records;
+    put.rejections = new Map();
+    hosted.puts.set(put.putId, put);
+    if (hosted.starting === put) hosted.starting = undefined;
     hosted.active = put;
-    // an abort that came while the batch converted: the put starts with its signal fired, as before
-    const abortedMeanwhile = this.#abortedEarly.get(putId);
-    if (abortedMeanwhile !== undefined) {
-      this.#abortedEarly.delete(putId);
-      put.abort.abort(abortedMeanwhile);
-    }
     try {
       const call = hosted.instance.put(records);
       // with several puts at once, abortSignal() answers for the put being started only
@@ -369,7 +366,7 @@ export class TaskHost {
       return this.#result(failure(error, put.backoffMs), began, convertMs, converterFailures, taskStarted);
     } finally {
       put.rejections = undefined;
-      hosted.puts.delete(putId);
+      hosted.puts.delete(put.putId);
       if (hosted.active === put) hosted.active = undefined;
     }
   }
