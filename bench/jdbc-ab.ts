@@ -4,7 +4,7 @@
  * CPU µs/row, then the medians and the ratio. With --profile=DIR every sharesink run writes
  * `--cpu-prof` files (main and pool threads) under DIR/<run> (summarize with `tsx bench/profile.ts`).
  *
- *   tsx bench/jdbc-ab.ts --dialect=postgresql|mariadb [--rounds=3] [--rows=200000]
+ *   tsx bench/jdbc-ab.ts --dialect=postgresql|mariadb [--rounds=3] [--rows=1000000]
  *        [--brokers=127.0.0.1:9092] [--threads=1] [--set=key=value …] [--profile=/tmp/prof]
  *        [--worker-profile=/tmp/wprof]   (the pool thread's profile and put timings: bench/profiled-jdbc.ts)
  *        [--put-timings]                 (the put timings alone)
@@ -26,7 +26,7 @@ import { scriptArgs } from './script-args.js';
 const { all: args, arg } = scriptArgs();
 const dialect = arg('dialect', 'postgresql');
 const rounds = Number(arg('rounds', '3'));
-const rows = Number(arg('rows', '200000'));
+const rows = Number(arg('rows', '1000000'));
 const brokers = arg('brokers', '127.0.0.1:9092');
 const threads = args.get('threads')?.[0];
 const profile = args.get('profile')?.[0];

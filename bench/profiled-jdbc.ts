@@ -14,6 +14,12 @@ import type { SinkRecord } from '../src/connect/sink-record.js';
 import { JdbcSinkConnector, JdbcSinkTask } from '../src/sinks/jdbc/index.js';
 
 const DIR = process.env.SHARESINK_BENCH_WORKER_PROFILE;
+/**
+ * `alloc`: sample what the thread allocates (collected objects included) instead of its CPU time;
+ * `promoted`: only what outlives the young generation (collected by full collections, or still alive).
+ */
+const KIND = process.env.SHARESINK_BENCH_WORKER_PROFILE_KIND;
+const ALLOC = KIND === 'alloc' || KIND === 'promoted';
 
 class ProfiledJdbcSinkTask extends JdbcSinkTask {
   #session: Session | undefined;
@@ -62,9 +68,17 @@ class ProfiledJdbcSinkTask extends JdbcSinkTask {
   async #start(): Promise<void> {
     const session = new Session();
     session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 200 });
-    await session.post('Profiler.start');
+    if (ALLOC) {
+      await session.post('HeapProfiler.startSampling', {
+        samplingInterval: 16_384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: KIND === 'alloc',
+      });
+    } else {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+    }
     this.#session = session;
   }
 
@@ -72,12 +86,14 @@ class ProfiledJdbcSinkTask extends JdbcSinkTask {
     const session = this.#session;
     this.#session = undefined;
     if (session !== undefined && DIR !== undefined) {
-      const { profile } = await session.post('Profiler.stop');
+      const { profile } = ALLOC
+        ? await session.post('HeapProfiler.stopSampling')
+        : await session.post('Profiler.stop');
       session.disconnect();
-      writeFileSync(
-        path.join(DIR, `CPU.pool.${process.pid}.${threadId}.cpuprofile`),
-        JSON.stringify(profile),
-      );
+      const file = ALLOC
+        ? `Alloc.pool.${process.pid}.${threadId}.heapprofile`
+        : `CPU.pool.${process.pid}.${threadId}.cpuprofile`;
+      writeFileSync(path.join(DIR, file), JSON.stringify(profile));
     }
     if (this.#puts > 0)
       process.stderr.write(

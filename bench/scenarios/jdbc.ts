@@ -18,7 +18,7 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
     const topic = topicName('jdbc');
     await createTopic(brokers, topic, 1);
     createdTopics.push(topic);
-    await producePgRows(brokers, topic, plan.pgRows);
+    await producePgRows(brokers, topic, plan.jdbcRows);
     results.scenarios.jdbc = {};
     const pg = new URL(pgUrl);
     const my = new URL(MYSQL_URL);
@@ -45,7 +45,7 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
         label: `jdbc-${d.name}-share-t1`,
         brokers,
         topic,
-        topicRecords: plan.pgRows,
+        topicRecords: plan.jdbcRows,
         mode: 'share',
         tasks: 1,
         connectorClass: 'io.confluent.connect.jdbc.JdbcSinkConnector',
@@ -60,7 +60,7 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
           'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
           'value.converter.schemas.enable': 'false',
         },
-        measure: { kind: 'drain', records: plan.pgRows },
+        measure: { kind: 'drain', records: plan.jdbcRows },
         timeoutMs: 300_000,
       });
       const rate = (r: ChildResult) => r.steadyRecordsPerSec ?? r.recordsPerSec;
@@ -81,7 +81,7 @@ export async function runJdbc(ctx: BenchContext): Promise<void> {
               label: `${d.name}-bare`,
               likeTable: tables[0]!,
               table: `${table}_bare`,
-              rows: plan.pgRows,
+              rows: plan.jdbcRows,
               batchSize: out.batchSize,
               timeoutMs: 300_000,
             };

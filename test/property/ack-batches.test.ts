@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { buildAckBatches, expandAckBatches } from '../../src/kafka/share/ack-batches.js';
+import { newAckEntry, planAcks } from '../../src/kafka/share/ack-entries.js';
 
 const entries = fc.uniqueArray(
   fc.record({ offset: fc.integer({ min: 0, max: 400 }), code: fc.integer({ min: 1, max: 4 }) }),
@@ -45,6 +46,34 @@ describe('buildAckBatches', () => {
           offsets.map(() => code),
         ),
       );
+    },
+  );
+});
+
+describe('planAcks', () => {
+  const tp = { topicId: 'AAAAAAAAAAAAAAAAAAAAAA', topic: 't', partition: 0 };
+  // entries of one partition, each with its own offsets (disjoint across entries) and one type
+  const partitionEntries = fc
+    .uniqueArray(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 120 })
+    .chain((offsets) =>
+      fc.tuple(
+        fc.constant(offsets),
+        fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { minLength: offsets.length, maxLength: offsets.length }),
+      ),
+    );
+
+  test.prop([partitionEntries, fc.boolean()])(
+    'the entries of one partition become the batches of their offsets with each entry’s type',
+    ([offsets, codes, picks], sameType) => {
+      const lists = codes.map(() => [] as number[]);
+      offsets.forEach((o, i) => lists[picks[i]! % lists.length]!.push(o));
+      const entries = lists.map((own, i) => newAckEntry(tp, 'accept', sameType ? codes[0]! : codes[i]!, own));
+      const expected = entries
+        .flatMap((e) => e.offsets.map((offset) => ({ offset, code: e.code })))
+        .sort((a, b) => a.offset - b.offset);
+      const batches = planAcks(entries).get(tp.topicId)?.get(tp.partition) ?? [];
+      expect(expandAckBatches(batches)).toEqual(expected);
     },
   );
 });

@@ -100,17 +100,33 @@ export function planAcks(entries: readonly AckEntry[]): AckPlan {
       parts.set(tp.partition, buildAckBatches(list[0]!.offsets, list[0]!.code));
       continue;
     }
-    const offsets: number[] = [];
-    const codes: number[] = [];
-    for (const e of list) {
-      for (const o of e.offsets) {
-        offsets.push(o);
-        codes.push(e.code);
-      }
-    }
-    parts.set(tp.partition, buildAckBatches(offsets, codes));
+    parts.set(tp.partition, mergedBatches(list));
   }
   return plan;
+}
+
+/**
+ * The wire batches of several entries of one partition. Entries of one type (puts accepted one after
+ * the other) merge into one offset list with that type, no per-offset type list to build.
+ */
+function mergedBatches(list: readonly AckEntry[]): AcknowledgementBatch[] {
+  let total = 0;
+  let oneCode = true;
+  for (let i = 0; i < list.length; i++) {
+    total += list[i]!.offsets.length;
+    if (list[i]!.code !== list[0]!.code) oneCode = false;
+  }
+  const offsets = new Array<number>(total);
+  const codes = oneCode ? undefined : new Array<number>(total);
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    const { offsets: own, code } = list[i]!;
+    for (let k = 0; k < own.length; k++, at++) {
+      offsets[at] = own[k]!;
+      if (codes !== undefined) codes[at] = code;
+    }
+  }
+  return buildAckBatches(offsets, codes ?? list[0]!.code);
 }
 
 function asSharesinkError(err: unknown): SharesinkError {

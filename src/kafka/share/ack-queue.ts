@@ -48,7 +48,7 @@ export function queueAcks(
       entries.push(entry);
       continue;
     }
-    for (const o of offsets) out!.delete(o);
+    for (let i = 0; i < offsets.length; i++) out!.delete(offsets[i]!);
     const entry = newAckEntry(tp, type, AckCode[type], offsets, onSettled);
     entries.push(entry);
     if (!channel) entry.settle(new SessionResetError(`${topic}-${partition} has no known leader`));

@@ -130,13 +130,14 @@ export function handOut(
   acquired: readonly AcquiredPartition[],
   outstanding: Map<string, OffsetSet>,
 ): ShareRecord[] {
-  const delivered: ShareRecord[] = [];
+  // one partition's records (the usual answer) are handed out as the array they came in
+  const delivered: ShareRecord[] = acquired.length === 1 ? acquired[0]!.records : [];
   for (const { key, records } of acquired) {
     let out = outstanding.get(key);
     if (!out) outstanding.set(key, (out = new OffsetSet()));
     for (let i = 0; i < records.length; i++) {
       out.add(records[i]!.offset);
-      delivered.push(records[i]!);
+      if (delivered !== records) delivered.push(records[i]!);
     }
   }
   return delivered;

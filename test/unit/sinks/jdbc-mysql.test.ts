@@ -53,3 +53,30 @@ describe('JDBC sink, MySQL row statements', () => {
     expect(statements[0]!.values).toEqual([0, 'n0', 1, 'n1']);
   });
 });
+
+describe('JDBC sink, MySQL insert texts', () => {
+  const shapes = new RowShapes();
+  const record = recordMaker();
+  const row = (value: Record<string, unknown>): JdbcRow =>
+    toJdbcRow(record(value), 'tbl', settings(), shapes)!;
+  const info: TableInfo = new Map([
+    ['id', column('bigint')],
+    ['name', column('text')],
+  ]);
+
+  it('puts of the same shape and size get the same text (one string to hash and prepare by), others their own', () => {
+    const dialect = new MysqlDialect(settings());
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ id: i, name: `n${i}` }));
+    const first = dialect.writes('tbl', info, rows(3), 'insert')[0]!;
+    const again = dialect.writes('tbl', info, rows(3), 'insert')[0]!;
+    const fewer = dialect.writes('tbl', info, rows(2), 'insert')[0]!;
+    const upsert = dialect.writes('tbl', info, rows(3), 'upsert')[0]!;
+    expect(first.text).toBe('INSERT INTO `tbl` (`id`, `name`) VALUES (?,?),(?,?),(?,?)');
+    expect(Object.is(again.text, first.text)).toBe(true);
+    expect(again.values).toEqual([0, 'n0', 1, 'n1', 2, 'n2']);
+    expect(fewer.text).toBe('INSERT INTO `tbl` (`id`, `name`) VALUES (?,?),(?,?)');
+    expect(upsert.text).toBe(
+      'INSERT INTO `tbl` (`id`, `name`) VALUES (?,?),(?,?),(?,?) ON DUPLICATE KEY UPDATE `id` = VALUES(`id`), `name` = VALUES(`name`)',
+    );
+  });
+});
