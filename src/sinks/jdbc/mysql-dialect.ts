@@ -241,11 +241,14 @@ export class MysqlDialect implements Dialect {
     const statements: Statement[] = [];
     for (let i = 0; i < rows.length; i += size) {
       const end = Math.min(rows.length, i + size);
-      const values: unknown[] = [];
+      // sized once: pushed one by one, a 2,500-value array was reallocated and copied a dozen times
+      const values = new Array<unknown>((end - i) * names.length);
+      let at = 0;
       for (let r = i; r < end; r++) {
         const v = rows[r]!.values;
-        for (let k = 0; k < v.length; k++) values.push(mysqlValue(v[k], infos[k], zone));
+        for (let k = 0; k < v.length; k++) values[at++] = mysqlValue(v[k], infos[k], zone);
       }
+      values.length = at;
       statements.push({ text: this.#insertText(head, names.length, end - i, tail), values, reuse: true });
     }
     return statements;
