@@ -20,7 +20,7 @@ export interface Plan {
     readonly windowMs: number;
   };
   /**
-   * Rows of scenarios 4 and 10, the same for the sink and the bare loop. 200,000 in both plans: at
+   * Rows of scenario 4, the same for the sink and the bare loop. 200,000 in both plans: at
    * 50,000 the sink's steady part lasted about a second with the JIT still compiling, and its CPU per
    * row read 25–35 % above a 200,000-row run's (docs/jdbc-sink.md, Performance).
    */

@@ -101,7 +101,7 @@ const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
  * old generation, where only full collections free it; records from a constructor stay young and die
  * in cheap scavenges (docs/jdbc-sink.md, Performance).
  */
-class DecodedRecord implements KafkaRecord {
+class FetchedRecord implements KafkaRecord {
   readonly topic: string;
   readonly partition: number;
   readonly offset: number;
@@ -280,7 +280,7 @@ function readRecords(
     if (r.pos !== recordEnd) {
       throw r.fail(`record ${i} of batch ${baseOffset} does not end at its declared length ${length}`);
     }
-    records[i] = new DecodedRecord(
+    records[i] = new FetchedRecord(
       topic,
       partition,
       baseOffset + offsetDelta,

@@ -110,14 +110,11 @@ export function planAcks(entries: readonly AckEntry[]): AckPlan {
  * the other) merge into one offset list with that type, no per-offset type list to build.
  */
 function mergedBatches(list: readonly AckEntry[]): AcknowledgementBatch[] {
-  let total = 0;
   let oneCode = true;
-  for (let i = 0; i < list.length; i++) {
-    total += list[i]!.offsets.length;
-    if (list[i]!.code !== list[0]!.code) oneCode = false;
-  }
-  const offsets = new Array<number>(total);
-  const codes = oneCode ? undefined : new Array<number>(total);
+  for (let i = 1; i < list.length; i++) if (list[i]!.code !== list[0]!.code) oneCode = false;
+  // indexed writes from 0 up: the arrays grow as push would, without a push call per offset
+  const offsets: number[] = [];
+  const codes: number[] | undefined = oneCode ? undefined : [];
   let at = 0;
   for (let i = 0; i < list.length; i++) {
     const { offsets: own, code } = list[i]!;

@@ -25,6 +25,8 @@ const backtick = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
 const MAX_PLACEHOLDERS = 65_535;
 /** Prepared statements one connection keeps (mysql2 closes the least recently used beyond). */
 const PREPARED_PER_CONNECTION = 16;
+/** Longest array `new Array(n)` makes with fast elements in V8 (longer ones start as dictionaries). */
+const FAST_ARRAY_MAX = 16_000;
 /** Statement texts remembered to tell a text that comes back from one seen once. */
 const SEEN_TEXTS = 64;
 
@@ -63,7 +65,8 @@ export class MysqlDialect implements Dialect {
       bigNumberStrings: true,
       dateStrings: true,
       charset: 'utf8mb4',
-      // mysql2 captures a stack per query for its errors; the sink names the statement in its own
+      // mysql2 captured a stack per query to put the caller's frames in its errors' stacks: the sink
+      // reads their code, errno and sqlState, never those frames
       trace: false,
     };
   }
@@ -123,7 +126,7 @@ export class MysqlDialect implements Dialect {
    * text built anew each time was ~6 KB to join, hash (prepared-statement lookups) and compare again.
    */
   #insertText(head: string, columns: number, rows: number, tail: string): string {
-    const key = `${rows}\u0000${tail}\u0000${head}`;
+    const key = `${rows}\u0000${columns}\u0000${tail}\u0000${head}`;
     let text = this.#inserts.get(key);
     if (text === undefined) {
       const tuple = `(${new Array<string>(columns).fill('?').join(',')})`;
@@ -241,8 +244,10 @@ export class MysqlDialect implements Dialect {
     const statements: Statement[] = [];
     for (let i = 0; i < rows.length; i += size) {
       const end = Math.min(rows.length, i + size);
-      // sized once: pushed one by one, a 2,500-value array was reallocated and copied a dozen times
-      const values = new Array<unknown>((end - i) * names.length);
+      // sized once (pushed one by one, a 2,500-value array was reallocated and copied a dozen times),
+      // unless V8 would make so long an array a slow dictionary: then grown by writes at the end
+      const count = (end - i) * names.length;
+      const values: unknown[] = count <= FAST_ARRAY_MAX ? new Array<unknown>(count) : [];
       let at = 0;
       for (let r = i; r < end; r++) {
         const v = rows[r]!.values;

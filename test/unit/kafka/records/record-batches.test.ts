@@ -67,6 +67,18 @@ describe('decodeRecordBatches', () => {
       timestampType: 'CreateTime',
       deliveryCount: 0,
     });
+    // RawRecord's fields in its declaration order: one hidden class from the decoder to the pool
+    expect(Object.keys(create.batches[0]!.records[0]!)).toEqual([
+      'topic',
+      'partition',
+      'offset',
+      'timestamp',
+      'timestampType',
+      'key',
+      'value',
+      'headers',
+      'deliveryCount',
+    ]);
     const append = decodeRecordBatchesSync(
       encodeBatch(simpleBatch(0, ['a'], { logAppendTime: true, maxTimestamp: 42 })),
     );
