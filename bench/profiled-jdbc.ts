@@ -2,9 +2,11 @@
  * The JDBC sink as a connector module for `bench/jdbc-ab.ts --worker-profile=DIR`: the same connector
  * and task, plus what the pool thread did. The pool threads are terminated (so `--cpu-prof` writes
  * nothing for them); this task profiles its own thread with the inspector from its first put to its
- * stop and writes `DIR/CPU.pool.<pid>.<thread>.cpuprofile`, and a line of put timings on stderr: how
- * long the puts ran and how long the thread waited between them (idle between puts = the thread is not
- * the bottleneck).
+ * stop and writes `DIR/CPU.pool.<pid>.<thread>.cpuprofile` (or, with
+ * SHARESINK_BENCH_WORKER_PROFILE_KIND=alloc|promoted, an allocation profile
+ * `DIR/Alloc.pool.<pid>.<thread>.heapprofile`), and a line of put timings on stderr: how long the puts
+ * ran and how long the thread waited between them (idle between puts = the thread is not the
+ * bottleneck).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -24,32 +24,6 @@ export interface RecordHeader {
   readonly value: Buffer | null;
 }
 
-/**
- * One record, in the shape the share consumer hands out (`ShareRecord`) and the pool encodes (`RawRecord`),
- * fields in that order: the decoder builds the final object, so a record is one allocation (plus its
- * views), not one per stage. Like Java's `ConsumerRecord` it names its topic and partition.
- */
-export interface KafkaRecord {
-  /** The `topic` decode option ('' when none was given). */
-  readonly topic: string;
-  /** The `partition` decode option (-1 when none was given). */
-  readonly partition: number;
-  readonly offset: number;
-  /** ms since epoch: CreateTime (base + delta) or, for LogAppendTime batches, the batch's maxTimestamp. */
-  readonly timestamp: number;
-  /** The batch's timestamp type: a LogAppendTime topic overwrites the producer's time with the broker's. */
-  readonly timestampType: 'CreateTime' | 'LogAppendTime';
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  /** In wire order; duplicates kept. A shared empty array when there are none. */
-  readonly headers: readonly RecordHeader[];
-  /**
-   * Share groups: how often the broker has delivered the record, which only the ShareFetch's acquired
-   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts).
-   */
-  deliveryCount: number;
-}
-
 export interface RecordBatch {
   readonly baseOffset: number;
   /** baseOffset + lastOffsetDelta: the last offset the batch covers (records may be missing after compaction). */
@@ -95,24 +69,37 @@ export interface DecodedRecords {
 const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 
 /**
- * A record as the decoder makes it: a class, not an object literal. V8 tracks an allocation site per
- * literal and, when its objects survived the young generation's first collections (the fetch window
- * holds a few thousand records while the JIT warms up), allocated every later record straight into the
- * old generation, where only full collections free it; records from a constructor stay young and die
- * in cheap scavenges (docs/jdbc-sink.md, Performance).
+ * One record, in the shape the share consumer hands out (`ShareRecord`) and the pool encodes (`RawRecord`),
+ * fields in that order: the decoder builds the final object, so a record is one allocation (plus its
+ * views), not one per stage. Like Java's `ConsumerRecord` it names its topic and partition.
+ *
+ * A class, not an object literal: V8 tracks an allocation site per literal and, when its objects
+ * survived the young generation's first collections (the fetch window holds a few thousand records
+ * while the JIT warms up), allocated every later record straight into the old generation, where only
+ * full collections free it; records from a constructor stay young and die in cheap scavenges
+ * (docs/jdbc-sink.md, Performance).
  */
-class FetchedRecord implements KafkaRecord {
+class FetchedRecord {
+  /** The `topic` decode option ('' when none was given). */
   readonly topic: string;
+  /** The `partition` decode option (-1 when none was given). */
   readonly partition: number;
   readonly offset: number;
+  /** ms since epoch: CreateTime (base + delta) or, for LogAppendTime batches, the batch's maxTimestamp. */
   readonly timestamp: number;
+  /** The batch's timestamp type: a LogAppendTime topic overwrites the producer's time with the broker's. */
   readonly timestampType: 'CreateTime' | 'LogAppendTime';
   readonly key: Buffer | null;
   readonly value: Buffer | null;
+  /** In wire order; duplicates kept. A shared empty array when there are none. */
   readonly headers: readonly RecordHeader[];
+  /**
+   * Share groups: how often the broker has delivered the record, which only the ShareFetch's acquired
+   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts).
+   */
   deliveryCount: number;
 
-  // assigned in KafkaRecord's field order, as RawRecord declares them
+  // assigned in the order declared above, which is RawRecord's: one hidden class from here to the pool
   constructor(
     topic: string,
     partition: number,
@@ -134,6 +121,9 @@ class FetchedRecord implements KafkaRecord {
     this.deliveryCount = 0;
   }
 }
+
+/** A decoded record: {@link FetchedRecord}'s fields, the decoder's class. */
+export type KafkaRecord = FetchedRecord;
 
 // Offsets inside a batch (from its first byte).
 const LENGTH_OFFSET = 8;

@@ -7,6 +7,7 @@ import {
 import { crc32c } from '../../../../src/kafka/records/crc32c.js';
 import { decompressSync } from '../../../../src/kafka/records/compression.js';
 import { encodeBatch, simpleBatch } from './record-batch-builder.js';
+import { RAW_FIELDS } from '../raw-record-fields.js';
 
 describe('crc32c', () => {
   it('matches the standard check values', () => {
@@ -68,17 +69,7 @@ describe('decodeRecordBatches', () => {
       deliveryCount: 0,
     });
     // RawRecord's fields in its declaration order: one hidden class from the decoder to the pool
-    expect(Object.keys(create.batches[0]!.records[0]!)).toEqual([
-      'topic',
-      'partition',
-      'offset',
-      'timestamp',
-      'timestampType',
-      'key',
-      'value',
-      'headers',
-      'deliveryCount',
-    ]);
+    expect(Object.keys(create.batches[0]!.records[0]!)).toEqual(RAW_FIELDS);
     const append = decodeRecordBatchesSync(
       encodeBatch(simpleBatch(0, ['a'], { logAppendTime: true, maxTimestamp: 42 })),
     );

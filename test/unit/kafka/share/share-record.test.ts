@@ -13,25 +13,13 @@ import { ShareConsumer, type ShareRecord } from '../../../../src/kafka/share/sha
 import type { DecodedBatch, ShareTransport } from '../../../../src/kafka/share/transport.js';
 import { decodeWireBatch, encodeWireBatch } from '../../../../src/pool/wire-batch.js';
 import { assignedHeartbeat, onePartitionMetadata, TOPIC_ID } from './one-partition-cluster.js';
+import { RAW_FIELDS } from '../raw-record-fields.js';
 
 // every RawRecord field is on a ShareRecord, and a ShareRecord has no field a RawRecord lacks
 const noMissing: [Exclude<keyof RawRecord, keyof ShareRecord>] extends [never] ? true : false = true;
 const noExtra: [Exclude<keyof ShareRecord, keyof RawRecord>] extends [never] ? true : false = true;
 // and a ShareRecord is assignable to a RawRecord (each type the same or narrower)
 const assignable = (r: ShareRecord): RawRecord => r;
-
-/** RawRecord's fields in declaration order: records built in this order share one hidden class. */
-const RAW_FIELDS = [
-  'topic',
-  'partition',
-  'offset',
-  'timestamp',
-  'timestampType',
-  'key',
-  'value',
-  'headers',
-  'deliveryCount',
-];
 
 const LOG_APPEND_TIME = 1_700_000_000_123;
 
