@@ -95,35 +95,29 @@ export function planAcks(entries: readonly AckEntry[]): AckPlan {
     const tp = list[0]!.tp;
     let parts = plan.get(tp.topicId);
     if (!parts) plan.set(tp.topicId, (parts = new Map()));
-    // one entry (one put's batch of the partition): its offsets as they are, one type
-    if (list.length === 1) {
-      parts.set(tp.partition, buildAckBatches(list[0]!.offsets, list[0]!.code));
-      continue;
-    }
-    parts.set(tp.partition, mergedBatches(list));
+    parts.set(tp.partition, partitionBatches(list));
   }
   return plan;
 }
 
 /**
- * The wire batches of several entries of one partition. Entries of one type (puts accepted one after
- * the other) merge into one offset list with that type, no per-offset type list to build.
+ * The wire batches of one partition's entries. One entry (one put's batch of the partition) goes as
+ * its offsets are; entries of one type (puts accepted one after the other) merge into one offset list
+ * with that type; only mixed types need a type per offset.
  */
-function mergedBatches(list: readonly AckEntry[]): AcknowledgementBatch[] {
-  let oneCode = true;
-  for (let i = 1; i < list.length; i++) if (list[i]!.code !== list[0]!.code) oneCode = false;
-  // indexed writes from 0 up: the arrays grow as push would, without a push call per offset
+function partitionBatches(list: readonly AckEntry[]): AcknowledgementBatch[] {
+  const first = list[0]!;
+  if (list.length === 1) return buildAckBatches(first.offsets, first.code);
+  const oneCode = list.every((e) => e.code === first.code);
   const offsets: number[] = [];
-  const codes: number[] | undefined = oneCode ? undefined : [];
-  let at = 0;
-  for (let i = 0; i < list.length; i++) {
-    const { offsets: own, code } = list[i]!;
-    for (let k = 0; k < own.length; k++, at++) {
-      offsets[at] = own[k]!;
-      if (codes !== undefined) codes[at] = code;
+  const codes: number[] = [];
+  for (const { offsets: own, code } of list) {
+    for (let k = 0; k < own.length; k++) {
+      offsets.push(own[k]!);
+      if (!oneCode) codes.push(code);
     }
   }
-  return buildAckBatches(offsets, codes ?? list[0]!.code);
+  return buildAckBatches(offsets, oneCode ? first.code : codes);
 }
 
 function asSharesinkError(err: unknown): SharesinkError {

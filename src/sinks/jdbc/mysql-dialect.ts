@@ -25,8 +25,6 @@ const backtick = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
 const MAX_PLACEHOLDERS = 65_535;
 /** Prepared statements one connection keeps (mysql2 closes the least recently used beyond). */
 const PREPARED_PER_CONNECTION = 16;
-/** Longest array `new Array(n)` makes with fast elements in V8 (longer ones start as dictionaries). */
-const FAST_ARRAY_MAX = 16_000;
 /** Statement texts remembered to tell a text that comes back from one seen once. */
 const SEEN_TEXTS = 64;
 
@@ -244,16 +242,11 @@ export class MysqlDialect implements Dialect {
     const statements: Statement[] = [];
     for (let i = 0; i < rows.length; i += size) {
       const end = Math.min(rows.length, i + size);
-      // sized once (pushed one by one, a 2,500-value array was reallocated and copied a dozen times),
-      // unless V8 would make so long an array a slow dictionary: then grown by writes at the end
-      const count = (end - i) * names.length;
-      const values: unknown[] = count <= FAST_ARRAY_MAX ? new Array<unknown>(count) : [];
-      let at = 0;
+      const values: unknown[] = [];
       for (let r = i; r < end; r++) {
         const v = rows[r]!.values;
-        for (let k = 0; k < v.length; k++) values[at++] = mysqlValue(v[k], infos[k], zone);
+        for (let k = 0; k < v.length; k++) values.push(mysqlValue(v[k], infos[k], zone));
       }
-      values.length = at;
       statements.push({ text: this.#insertText(head, names.length, end - i, tail), values, reuse: true });
     }
     return statements;
