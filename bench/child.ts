@@ -5,6 +5,7 @@
  * Worker runs use the real runtime (compiled configs → Worker → task runners → PutPool → connector).
  * Classic mode falls back to a bare kafkajs consumer while the classic runner is not wired, and says so.
  */
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Session } from 'node:inspector/promises';
@@ -277,6 +278,13 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
   const startMs = performance.now() - t0;
   const rssAfterStart = process.memoryUsage.rss();
   const current = () => w.summary().connectors[0]!.counters;
+  // share requests as the broker sees them: each acknowledgement writes the group's share state
+  const requests = { ackRequests: 0, fetchesWithAcks: 0 };
+  diagnosticsChannel.subscribe('sharesink:share:request', (m) => {
+    const r = m as { api: string; ackedOffsets: number };
+    if (r.api === 'ShareAcknowledge') requests.ackRequests++;
+    else if (r.ackedOffsets > 0) requests.fetchesWithAcks++;
+  });
   const progress: Progress = {
     done: () => current().recordsAccepted,
     // records whose put() ended (counted when it ends; retries count again, a drain has none). The
@@ -293,6 +301,7 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
       const fetches = runtimes?.[0]?.taskMetrics().reduce((n, t) => n + (t.consumer?.fetches ?? 0), 0);
       return {
         ...current(),
+        ...requests,
         ...(fetches === undefined ? {} : { consumerFetches: fetches }),
       } as unknown as Record<string, number>;
     },

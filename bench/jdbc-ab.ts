@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       );
     console.log(
       `  steady part: CPU µs/row by thread ${perRow.join(', ')} · machine busy ${round(s.machineBusyCores ?? NaN, 2)} of ${os.cpus().length} cores · ` +
-        `batches ${c.batches}, puts ${c.puts}, fetches ${c.consumerFetches}`,
+        `batches ${c.batches}, puts ${c.puts}, fetches ${c.consumerFetches} (${c.fetchesWithAcks} with acks), ShareAcknowledge ${c.ackRequests}`,
     );
     const bareSpec: ChildSpec =
       dialect === 'postgresql'

@@ -9,7 +9,7 @@ import { kafkajsSecurityOptions } from '../../kafka/security/index.js';
 import type { PutRunner } from '../../pool/put-runner.js';
 import { ClassicTaskRunner } from '../task/classic/classic-task-runner.js';
 import { ShareConsumer } from '../../kafka/share/share-consumer.js';
-import { DEFAULT_FETCH_MAX_BYTES } from '../../kafka/share/share-consumer-options.js';
+import { DEFAULT_FETCH_MAX_BYTES, RUNTIME_ACK_LINGER_MS } from '../../kafka/share/share-consumer-options.js';
 import { ShareTaskRunner } from '../task/share/share-task-runner.js';
 import type { LockSupervisor } from '../task/share/supervisor.js';
 import type { DeliveryLimit } from '../errors/release-lines.js';
@@ -76,6 +76,7 @@ function shareConsumer(o: TaskFactoryOptions, taskId: number | undefined): Share
     fetchMaxPolls: Math.max(share, FETCH_WINDOW_POLLS),
     fetchMaxBytes: DEFAULT_FETCH_MAX_BYTES * share,
     fetchMaxWaitMs: numberOr(c.consumer['fetch.max.wait.ms'], 500),
+    ackLingerMs: RUNTIME_ACK_LINGER_MS,
   });
 }
 
@@ -83,7 +84,8 @@ function shareConsumer(o: TaskFactoryOptions, taskId: number | undefined): Share
 const MAX_FETCH_SHARES = 8;
 /**
  * While its polls take the pieces fast, a ShareFetch may ask for up to this many polls' worth
- * (fetch-window.ts): one fetch and its acknowledgements then serve four puts. Measured with
+ * (fetch-window.ts): one fetch and its acknowledgements then serve four puts (the acks linger for
+ * it: ADR 0021). Measured with
  * bench/jdbc-ab.ts (MariaDB, 1 task, 3 rounds each): 4 and 8 polls' worth gave 0.56 and 0.58 of the
  * bare driver loop, one poll's worth 0.40 and 0.48; the broker's CPU per row fell from 6–18 µs to 5–11.
  */

@@ -52,7 +52,7 @@ export function queueAcks(
     const entry = newAckEntry(tp, type, AckCode[type], offsets, onSettled);
     entries.push(entry);
     if (!channel) entry.settle(new SessionResetError(`${topic}-${partition} has no known leader`));
-    else channel.terminal.push(entry);
+    else channel.addTerminal(entry);
   }
   return entries;
 }

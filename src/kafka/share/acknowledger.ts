@@ -70,7 +70,7 @@ export function releaseOutstanding(
     const leader = dir.leaderOf(key);
     const ch = leader === undefined ? undefined : channels.get(leader);
     if (!tp || !ch) continue;
-    ch.terminal.push(newAckEntry(tp, 'release', AckCode.release, [...offsets], onResult));
+    ch.addTerminal(newAckEntry(tp, 'release', AckCode.release, [...offsets], onResult));
     offsets.clear();
   }
 }

@@ -6,7 +6,8 @@
  * Order: acknowledgements left over from a session that was reset fail first (they cannot open a
  * new session); then RENEW, in its own ShareAcknowledge, because a ShareFetch with IsRenewAck does
  * not fetch (ADR 0003) and renewals are due at half the lock; then a ShareFetch when a poll waits,
- * carrying the pending final acknowledgements; else a ShareAcknowledge with them.
+ * carrying the pending final acknowledgements; else a ShareAcknowledge with them, once they are due:
+ * final acknowledgements may linger a little for a ShareFetch to carry them (ADR 0021).
  */
 
 /** What the choice depends on, for one session. */
@@ -22,6 +23,12 @@ export interface SessionState {
   readonly pendingAcks: number;
   /** RENEW entries waiting for this session. */
   readonly pendingRenewals: number;
+  /** How long the oldest pending final ack has waited (ms; 0 when none waits). */
+  readonly acksWaitedMs: number;
+  /** How long final acks may wait for a ShareFetch to carry them before they go alone (ms). */
+  readonly ackLingerMs: number;
+  /** `commit()` asked for the pending acks: no lingering. */
+  readonly flushAcks: boolean;
   /** Some `poll()` waits for records. */
   readonly pollWaits: boolean;
   /** Leaders may have moved: no fetch until metadata is refreshed. */
@@ -43,7 +50,7 @@ export type NextRequest =
   | 'renew'
   /** ShareFetch carrying the pending final acks. */
   | 'fetch'
-  /** ShareAcknowledge with the pending final acks. */
+  /** ShareAcknowledge with the pending final acks (due: see {@link acksDue}). */
   | 'acknowledge';
 
 export function nextRequest(s: SessionState): NextRequest {
@@ -53,7 +60,15 @@ export function nextRequest(s: SessionState): NextRequest {
   if (s.sessionIsNew && (acks || renewals)) return 'fail-reset-acks';
   if (renewals) return 'renew';
   if (wantsFetch(s)) return 'fetch';
-  return acks ? 'acknowledge' : 'none';
+  return acks && acksDue(s) ? 'acknowledge' : 'none';
+}
+
+/**
+ * Final acks go in a ShareAcknowledge of their own once they have lingered `ackLingerMs` without a
+ * ShareFetch to carry them, at once when flushed, and at once after a fatal error (no fetch will come).
+ */
+export function acksDue(s: SessionState): boolean {
+  return s.consumerFailed || s.flushAcks || s.acksWaitedMs >= s.ackLingerMs;
 }
 
 function wantsFetch(s: SessionState): boolean {

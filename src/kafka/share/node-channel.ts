@@ -5,7 +5,20 @@
  */
 import type { AckEntry } from './ack-entries.js';
 import { FetchPacing } from './fetch-pacing.js';
+import type { SessionState } from './next-request.js';
 import { ShareSession, type TopicIdPartition } from './share-session.js';
+
+type ChannelState = Pick<
+  SessionState,
+  | 'busy'
+  | 'sessionIsNew'
+  | 'pendingAcks'
+  | 'pendingRenewals'
+  | 'acksWaitedMs'
+  | 'flushAcks'
+  | 'partitions'
+  | 'backoffUntil'
+>;
 
 export class NodeChannel {
   readonly nodeId: number;
@@ -14,6 +27,10 @@ export class NodeChannel {
   readonly pacing = new FetchPacing();
   /** ACCEPT / RELEASE / REJECT / GAP waiting to be sent (piggy-backed on a fetch or in a ShareAcknowledge). */
   terminal: AckEntry[] = [];
+  /** When the oldest of `terminal` was queued (Date.now() ms); undefined while none waits. */
+  terminalSince: number | undefined;
+  /** `commit()` asked for the pending acks: they go with the next request, whichever it is. */
+  flushAcks = false;
   /** RENEW waiting to be sent; only ever in a ShareAcknowledge with IsRenewAck. */
   renew: AckEntry[] = [];
   /** A request of this session is queued or in flight (see ShareConsumer.pump). */
@@ -33,9 +50,41 @@ export class NodeChannel {
     return next;
   }
 
+  /** This session's part of what `nextRequest` decides on, at `now` (ms). */
+  sessionState(now: number): ChannelState {
+    return {
+      busy: this.busy,
+      sessionIsNew: this.session.isNew,
+      pendingAcks: this.terminal.length,
+      pendingRenewals: this.renew.length,
+      acksWaitedMs: this.terminalSince === undefined ? 0 : now - this.terminalSince,
+      flushAcks: this.flushAcks,
+      partitions: this.session.wantedPartitions.size,
+      backoffUntil: this.backoffUntil,
+    };
+  }
+
+  /** When a free session's backoff ends (ms); Infinity when it is busy or not backing off. */
+  backoffEndsAt(now: number): number {
+    return !this.busy && this.backoffUntil > now ? this.backoffUntil : Infinity;
+  }
+
+  /** When a free session's lingering final acks go alone (ADR 0021); Infinity when none wait or it is busy. */
+  acksDueAt(lingerMs: number): number {
+    return !this.busy && this.terminalSince !== undefined ? this.terminalSince + lingerMs : Infinity;
+  }
+
+  /** Queues a final acknowledgement (ACCEPT / RELEASE / REJECT / GAP) for this session. */
+  addTerminal(entry: AckEntry, now = Date.now()): void {
+    if (this.terminal.length === 0) this.terminalSince = now;
+    this.terminal.push(entry);
+  }
+
   takeTerminal(): AckEntry[] {
     const t = this.terminal;
     this.terminal = [];
+    this.terminalSince = undefined;
+    this.flushAcks = false;
     return t;
   }
 

@@ -40,6 +40,14 @@ export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'log
    * this (a session carries one request at a time, so acks queue behind a long poll). Default 100.
    */
   readonly ackFlushDelayMs?: number;
+  /**
+   * How long a final acknowledgement (accept / release / reject) may wait for a ShareFetch to carry it
+   * before it goes in a ShareAcknowledge of its own; `commit()` and `close()` send at once. Each
+   * acknowledging request makes the broker write the group's share state, so fewer of them cost the
+   * broker less (ADR 0021). Default 0: at the end of the turn, as ADR 0005 describes; the runtime
+   * sets 20.
+   */
+  readonly ackLingerMs?: number;
   /** For tests: the wire to use instead of a real cluster connection. */
   readonly transport?: ShareTransport;
 }
@@ -48,6 +56,12 @@ export interface PollOptions {
   /** How long `poll()` waits for records before it returns []. Default 1000. */
   readonly maxWaitMs?: number;
 }
+
+/**
+ * The runtime's `ackLingerMs`: a put's acks ride the ShareFetch that follows within this time, as they
+ * do when its fetch window serves several puts (ADR 0019, ADR 0021).
+ */
+export const RUNTIME_ACK_LINGER_MS = 20;
 
 /** See {@link ShareConsumerOptions.fetchMaxBytes}. */
 export const DEFAULT_FETCH_MAX_BYTES = 1_048_576;

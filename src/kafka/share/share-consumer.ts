@@ -37,6 +37,7 @@ import type { ShareTransport } from './transport.js';
 import { ConsumerClosedError, UnknownTopicError } from './share-errors.js';
 import { createClusterTransport } from './cluster-transport.js';
 import { traceNow } from './share-trace.js';
+import { WakeTimer } from './wake-timer.js';
 
 export type { AckTarget, PartitionAckResult, PollOptions, ShareConsumerOptions, ShareRecord };
 
@@ -63,7 +64,10 @@ export class ShareConsumer {
   private fatal: Error | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
-  private kickTimer: NodeJS.Timeout | undefined;
+  private readonly retryWake = new WakeTimer(() => this.kick()); // a session's backoff ended
+  private readonly ackLingerMs: number;
+  /** Wakes the sessions when lingering final acks are due alone (ADR 0021). */
+  private readonly lingerWake = new WakeTimer(() => this.kick());
   /** A pump is due at the end of this turn (see {@link scheduleSend}). */
   private sendScheduled = false;
   private readonly fetchContext: FetchContext;
@@ -77,6 +81,7 @@ export class ShareConsumer {
 
   constructor(options: ShareConsumerOptions) {
     this.opts = options;
+    this.ackLingerMs = Math.max(0, options.ackLingerMs ?? 0);
     this.groupId = options.groupId;
     this.memberId = randomUuid();
     this.log = (options.logger ?? defaultLogger()).child({
@@ -215,6 +220,7 @@ export class ShareConsumer {
   commit(): Promise<PartitionAckResult[]> {
     const waiting: Promise<PartitionAckResult>[] = [];
     for (const ch of this.channels.values()) {
+      if (ch.terminal.length > 0) ch.flushAcks = true;
       for (const e of ch.terminal) waiting.push(e.result);
       for (const e of ch.renew) waiting.push(e.result);
     }
@@ -247,7 +253,8 @@ export class ShareConsumer {
 
   private async doClose(): Promise<void> {
     this.closed = true;
-    if (this.kickTimer) clearTimeout(this.kickTimer);
+    this.retryWake.cancel();
+    this.lingerWake.cancel();
     // records fetched but never handed out are outstanding too: released below with the rest
     this.polls.close();
     releaseOutstanding(this.outstanding, this.dir, this.channels, this.countAck);
@@ -265,7 +272,7 @@ export class ShareConsumer {
 
   // ---------------------------------------------------------------- requests
 
-  /** Starts the next request on every free session; arms a timer for sessions in backoff. */
+  /** Starts the next request on every free session; arms timers for backoffs and lingering acks. */
   private kick(): void {
     if (this.closed) return;
     if (this.state.metadataStale && this.polls.wanting && !this.fatal && !this.refreshing) {
@@ -273,33 +280,27 @@ export class ShareConsumer {
     }
     const now = Date.now();
     let earliestRetry = Infinity;
+    let earliestAck = Infinity;
     for (const ch of this.channels.values()) {
-      this.pump(ch);
-      if (!ch.busy && this.polls.wanting && ch.backoffUntil > now)
-        earliestRetry = Math.min(earliestRetry, ch.backoffUntil);
+      this.pump(ch, now);
+      if (this.polls.wanting) earliestRetry = Math.min(earliestRetry, ch.backoffEndsAt(now));
+      earliestAck = Math.min(earliestAck, ch.acksDueAt(this.ackLingerMs));
     }
-    if (earliestRetry !== Infinity && !this.kickTimer) {
-      this.kickTimer = setTimeout(() => {
-        this.kickTimer = undefined;
-        this.kick();
-      }, earliestRetry - now);
-    }
+    this.retryWake.at(earliestRetry, now);
+    // acks left lingering for a ShareFetch (ADR 0021) go alone when their time is up
+    this.lingerWake.at(earliestAck, now);
   }
 
   /** When `ch`'s session has no request in flight, sends the next one it needs, if any. */
-  private pump(ch: NodeChannel): void {
+  private pump(ch: NodeChannel, now = Date.now()): void {
     const next = nextRequest({
-      busy: ch.busy,
+      ...ch.sessionState(now),
       consumerClosed: this.closed,
       consumerFailed: this.fatal !== undefined,
-      sessionIsNew: ch.session.isNew,
-      pendingAcks: ch.terminal.length,
-      pendingRenewals: ch.renew.length,
+      ackLingerMs: this.ackLingerMs,
       pollWaits: this.polls.wanting,
       metadataStale: this.state.metadataStale,
-      partitions: ch.session.wantedPartitions.size,
-      backoffUntil: ch.backoffUntil,
-      now: Date.now(),
+      now,
     });
     if (next === 'none') return;
     const queuedAt = traceNow();
@@ -335,7 +336,7 @@ export class ShareConsumer {
     this.apply(result, ch.nodeId);
     for (const a of result.autoAcks) {
       if (a.type === 'reject') this.outcomeLog.undecodable(a);
-      ch.terminal.push(newAckEntry(a.tp, a.type, AckCode[a.type], a.offsets, this.countAck));
+      ch.addTerminal(newAckEntry(a.tp, a.type, AckCode[a.type], a.offsets, this.countAck));
     }
     if (result.latencyMs !== undefined) this.metrics.onFetch(result.latencyMs, result.recordCount);
     // a backlog is likely when an answer fills the floor (an answer cut by MaxBytes still counts)

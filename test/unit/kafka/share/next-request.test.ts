@@ -17,6 +17,9 @@ const idle: SessionState = {
   sessionIsNew: false,
   pendingAcks: 0,
   pendingRenewals: 0,
+  acksWaitedMs: 0,
+  ackLingerMs: 0,
+  flushAcks: false,
   pollWaits: false,
   metadataStale: false,
   partitions: 1,
@@ -78,6 +81,32 @@ const table: ReadonlyArray<[string, Partial<SessionState>, NextRequest]> = [
   ],
   ['no fetch in backoff', { pollWaits: true, backoffUntil: 1_001 }, 'none'],
   ['the backoff ends at its instant', { pollWaits: true, backoffUntil: 1_000 }, 'fetch'],
+  [
+    'acks linger for a fetch to carry them (ADR 0021)',
+    { pendingAcks: 2, ackLingerMs: 20, acksWaitedMs: 19 },
+    'none',
+  ],
+  [
+    'lingering acks ride a fetch as soon as a poll waits',
+    { pendingAcks: 2, ackLingerMs: 20, acksWaitedMs: 1, pollWaits: true },
+    'fetch',
+  ],
+  [
+    'lingered acks go alone when their time is up',
+    { pendingAcks: 2, ackLingerMs: 20, acksWaitedMs: 20 },
+    'acknowledge',
+  ],
+  [
+    'flushed acks (commit) do not linger',
+    { pendingAcks: 1, ackLingerMs: 20, acksWaitedMs: 0, flushAcks: true },
+    'acknowledge',
+  ],
+  [
+    'after a fatal error no fetch comes: acks do not linger',
+    { pendingAcks: 1, ackLingerMs: 20, consumerFailed: true, pollWaits: true },
+    'acknowledge',
+  ],
+  ['renewals never linger', { pendingRenewals: 1, pendingAcks: 1, ackLingerMs: 20 }, 'renew'],
 ];
 
 describe('nextRequest', () => {
@@ -110,6 +139,7 @@ describe('nextRequest', () => {
               // one request at a time per session, none after close
               if (s.busy || s.consumerClosed) expect(next).toBe('none');
               // acknowledgements never wait forever on a free session, whether or not anyone polls
+              // (with no linger here; the lingering cases are in the table)
               else if (pending) expect(next).not.toBe('none');
               // a reset session's acks never reach a request: they cannot open a session
               if (next === 'acknowledge' || next === 'renew') expect(s.sessionIsNew).toBe(false);

@@ -140,9 +140,14 @@ afterEach(async () => {
   consumer = undefined;
 });
 
-async function started(broker: FakeBroker, fetchMaxPolls?: number): Promise<ShareConsumer> {
+async function started(
+  broker: FakeBroker,
+  fetchMaxPolls?: number,
+  ackLingerMs?: number,
+): Promise<ShareConsumer> {
   consumer = new ShareConsumer({
     ...(fetchMaxPolls === undefined ? {} : { fetchMaxPolls }),
+    ...(ackLingerMs === undefined ? {} : { ackLingerMs }),
     brokers: ['fake:9092'],
     groupId: 'g',
     logger: pino({ level: 'silent' }),
@@ -251,5 +256,54 @@ describe('ShareConsumer requests', () => {
     expect(windowed[0]).toBe(5);
     expect(Math.max(...windowed)).toBe(20);
     expect(new Set(await fetchSizes())).toEqual(new Set([5]));
+  });
+
+  describe('with ackLingerMs (ADR 0021)', () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('acks with nobody polling wait the linger for a ShareFetch, then go in a ShareAcknowledge', async () => {
+      const broker = new FakeBroker();
+      broker.append(3);
+      const c = await started(broker, undefined, 80);
+      const records = await c.poll();
+      const t0 = performance.now();
+      const acked = c.acknowledge(records, 'accept');
+      await sleep(30);
+      expect(broker.sent.filter((s) => s.api === 'ack')).toEqual([]);
+      expect((await acked)[0]!.error).toBeNull();
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(75);
+      const acks = broker.sent.filter((s) => s.api === 'ack');
+      expect(acks).toHaveLength(1);
+      expect(ackTypes(acks[0]!.req)).toEqual([{ firstOffset: 0, lastOffset: 2, acknowledgeTypes: [1] }]);
+    });
+
+    it('lingering acks ride the ShareFetch of a later poll, with no ShareAcknowledge', async () => {
+      const broker = new FakeBroker();
+      broker.append(10);
+      const c = await started(broker, undefined, 1000);
+      const first = await c.poll();
+      const acked = c.acknowledge(first, 'accept');
+      await sleep(20);
+      expect((await c.poll()).map((r) => r.offset)).toEqual([5, 6, 7, 8, 9]);
+      expect((await acked)[0]!.error).toBeNull();
+      const fetches = broker.sent.filter((s) => s.api === 'fetch');
+      expect(ackTypes(fetches[1]!.req)).toEqual([{ firstOffset: 0, lastOffset: 4, acknowledgeTypes: [1] }]);
+      expect(broker.sent.some((s) => s.api === 'ack')).toBe(false);
+    });
+
+    it('commit() sends lingering acks at once', async () => {
+      const broker = new FakeBroker();
+      broker.append(3);
+      const c = await started(broker, undefined, 5000);
+      const records = await c.poll();
+      void c.acknowledge(records, 'reject');
+      const t0 = performance.now();
+      const [result] = await c.commit();
+      expect(result!.error).toBeNull();
+      expect(performance.now() - t0).toBeLessThan(1000);
+      const acks = broker.sent.filter((s) => s.api === 'ack');
+      expect(acks).toHaveLength(1);
+      expect(ackTypes(acks[0]!.req)).toEqual([{ firstOffset: 0, lastOffset: 2, acknowledgeTypes: [3] }]);
+    });
   });
 });
