@@ -74,3 +74,8 @@ export function acksDue(s: SessionState): boolean {
 function wantsFetch(s: SessionState): boolean {
   return s.pollWaits && !s.consumerFailed && !s.metadataStale && s.partitions > 0 && s.backoffUntil <= s.now;
 }
+
+/** An `ackLingerMs` option as {@link acksDue} reads it: a finite number above 0, else 0 (no linger). */
+export function lingerMs(option: number | undefined): number {
+  return option !== undefined && Number.isFinite(option) && option > 0 ? option : 0;
+}

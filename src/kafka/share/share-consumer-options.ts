@@ -41,11 +41,12 @@ export interface ShareConsumerOptions extends Omit<ClusterTransportOptions, 'log
    */
   readonly ackFlushDelayMs?: number;
   /**
-   * How long a final acknowledgement (accept / release / reject) may wait for a ShareFetch to carry it
-   * before it goes in a ShareAcknowledge of its own; `commit()` and `close()` send at once. Each
+   * How long a final acknowledgement (accept / release / reject, and the consumer's own GAP and
+   * REJECT of undecodable records) may wait for a ShareFetch to carry it before it goes in a
+   * ShareAcknowledge of its own; `commit()` and `close()` send it with the session's next request. Each
    * acknowledging request makes the broker write the group's share state, so fewer of them cost the
    * broker less (ADR 0021). Default 0: at the end of the turn, as ADR 0005 describes; the runtime
-   * sets 20.
+   * sets 20. A value that is not a finite number above 0 counts as 0.
    */
   readonly ackLingerMs?: number;
   /** For tests: the wire to use instead of a real cluster connection. */

@@ -27,7 +27,7 @@ import { applyOutcome, OutcomeLog, type ConsumerState, type RequestOutcome } fro
 import { fetchSettings, type PollOptions, type ShareConsumerOptions } from './share-consumer-options.js';
 import { fetchOnce, handOut, type FetchContext } from './share-fetcher.js';
 import { queueAcks } from './ack-queue.js';
-import { nextRequest } from './next-request.js';
+import { lingerMs, nextRequest } from './next-request.js';
 import type { AckTarget, ShareRecord } from './share-record.js';
 import { PartitionDirectory } from './partition-directory.js';
 import { FetchWindow } from './fetch-window.js';
@@ -66,8 +66,7 @@ export class ShareConsumer {
   private closing: Promise<void> | undefined;
   private readonly retryWake = new WakeTimer(() => this.kick()); // a session's backoff ended
   private readonly ackLingerMs: number;
-  /** Wakes the sessions when lingering final acks are due alone (ADR 0021). */
-  private readonly lingerWake = new WakeTimer(() => this.kick());
+  private readonly lingerWake = new WakeTimer(() => this.kick()); // lingering acks due alone (ADR 0021)
   /** A pump is due at the end of this turn (see {@link scheduleSend}). */
   private sendScheduled = false;
   private readonly fetchContext: FetchContext;
@@ -81,7 +80,7 @@ export class ShareConsumer {
 
   constructor(options: ShareConsumerOptions) {
     this.opts = options;
-    this.ackLingerMs = Math.max(0, options.ackLingerMs ?? 0);
+    this.ackLingerMs = lingerMs(options.ackLingerMs);
     this.groupId = options.groupId;
     this.memberId = randomUuid();
     this.log = (options.logger ?? defaultLogger()).child({
@@ -411,6 +410,7 @@ export class ShareConsumer {
     this.log.error({ err }, 'share consumer failed');
     this.onFatalOnce?.(err);
     this.polls.fail(err);
+    this.kick(); // no fetch will come: lingering acks go now
   }
 
   private throwIfUnusable(): void {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  lingerMs,
   nextRequest,
   type NextRequest,
   type SessionState,
@@ -153,5 +154,12 @@ describe('nextRequest', () => {
             }
     expect(seen).toBe(2 ** 6 * 16);
     expect([...answers].sort()).toEqual(['acknowledge', 'fail-reset-acks', 'fetch', 'none', 'renew']);
+  });
+});
+
+describe('lingerMs', () => {
+  it('takes a finite positive number as it is, and anything else as no linger', () => {
+    expect(lingerMs(20)).toBe(20);
+    for (const bad of [undefined, 0, -5, NaN, Infinity]) expect(lingerMs(bad)).toBe(0);
   });
 });
