@@ -23,10 +23,11 @@ export interface SessionState {
   readonly pendingAcks: number;
   /** RENEW entries waiting for this session. */
   readonly pendingRenewals: number;
-  /** How long the oldest pending final ack has waited (ms; 0 when none waits). */
-  readonly acksWaitedMs: number;
-  /** How long final acks may wait for a ShareFetch to carry them before they go alone (ms). */
-  readonly ackLingerMs: number;
+  /**
+   * When the pending final acks may go in a ShareAcknowledge of their own (ms, `now`'s clock): the
+   * oldest one's queue time plus `ackLingerMs`. Until then they wait for a ShareFetch to carry them.
+   */
+  readonly acksDueAt: number;
   /** `commit()` asked for the pending acks: no lingering. */
   readonly flushAcks: boolean;
   /** Some `poll()` waits for records. */
@@ -64,18 +65,18 @@ export function nextRequest(s: SessionState): NextRequest {
 }
 
 /**
- * Final acks go in a ShareAcknowledge of their own once they have lingered `ackLingerMs` without a
+ * Final acks go in a ShareAcknowledge of their own once they have lingered until `acksDueAt` without a
  * ShareFetch to carry them, at once when flushed, and at once after a fatal error (no fetch will come).
  */
-export function acksDue(s: SessionState): boolean {
-  return s.consumerFailed || s.flushAcks || s.acksWaitedMs >= s.ackLingerMs;
+function acksDue(s: SessionState): boolean {
+  return s.consumerFailed || s.flushAcks || s.now >= s.acksDueAt;
 }
 
 function wantsFetch(s: SessionState): boolean {
   return s.pollWaits && !s.consumerFailed && !s.metadataStale && s.partitions > 0 && s.backoffUntil <= s.now;
 }
 
-/** An `ackLingerMs` option as {@link acksDue} reads it: a finite number above 0, else 0 (no linger). */
+/** An `ackLingerMs` option as the sessions' due times use it: a finite number above 0, else 0 (no linger). */
 export function lingerMs(option: number | undefined): number {
   return option !== undefined && Number.isFinite(option) && option > 0 ? option : 0;
 }

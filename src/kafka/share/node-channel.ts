@@ -14,7 +14,7 @@ type ChannelState = Pick<
   | 'sessionIsNew'
   | 'pendingAcks'
   | 'pendingRenewals'
-  | 'acksWaitedMs'
+  | 'acksDueAt'
   | 'flushAcks'
   | 'partitions'
   | 'backoffUntil'
@@ -50,14 +50,14 @@ export class NodeChannel {
     return next;
   }
 
-  /** This session's part of what `nextRequest` decides on, at `now` (ms). */
-  sessionState(now: number): ChannelState {
+  /** This session's part of what `nextRequest` decides on, final acks lingering up to `lingerMs`. */
+  sessionState(lingerMs: number): ChannelState {
     return {
       busy: this.busy,
       sessionIsNew: this.session.isNew,
       pendingAcks: this.terminal.length,
       pendingRenewals: this.renew.length,
-      acksWaitedMs: this.terminalSince === undefined ? 0 : now - this.terminalSince,
+      acksDueAt: this.acksDueAt(lingerMs),
       flushAcks: this.flushAcks,
       partitions: this.session.wantedPartitions.size,
       backoffUntil: this.backoffUntil,
@@ -69,9 +69,9 @@ export class NodeChannel {
     return !this.busy && this.backoffUntil > now ? this.backoffUntil : Infinity;
   }
 
-  /** When a free session's lingering final acks go alone (ADR 0021); Infinity when none wait or it is busy. */
+  /** When the lingering final acks may go alone (ADR 0021, Date.now() ms); Infinity when none wait. */
   acksDueAt(lingerMs: number): number {
-    return !this.busy && this.terminalSince !== undefined ? this.terminalSince + lingerMs : Infinity;
+    return this.terminalSince === undefined ? Infinity : this.terminalSince + lingerMs;
   }
 
   /** Queues a final acknowledgement (ACCEPT / RELEASE / REJECT / GAP) for this session. */

@@ -283,7 +283,7 @@ export class ShareConsumer {
     for (const ch of this.channels.values()) {
       this.pump(ch, now);
       if (this.polls.wanting) earliestRetry = Math.min(earliestRetry, ch.backoffEndsAt(now));
-      earliestAck = Math.min(earliestAck, ch.acksDueAt(this.ackLingerMs));
+      if (!ch.busy) earliestAck = Math.min(earliestAck, ch.acksDueAt(this.ackLingerMs));
     }
     this.retryWake.at(earliestRetry, now);
     // acks left lingering for a ShareFetch (ADR 0021) go alone when their time is up
@@ -293,10 +293,9 @@ export class ShareConsumer {
   /** When `ch`'s session has no request in flight, sends the next one it needs, if any. */
   private pump(ch: NodeChannel, now = Date.now()): void {
     const next = nextRequest({
-      ...ch.sessionState(now),
+      ...ch.sessionState(this.ackLingerMs),
       consumerClosed: this.closed,
       consumerFailed: this.fatal !== undefined,
-      ackLingerMs: this.ackLingerMs,
       pollWaits: this.polls.wanting,
       metadataStale: this.state.metadataStale,
       now,

@@ -18,8 +18,7 @@ const idle: SessionState = {
   sessionIsNew: false,
   pendingAcks: 0,
   pendingRenewals: 0,
-  acksWaitedMs: 0,
-  ackLingerMs: 0,
+  acksDueAt: 0,
   flushAcks: false,
   pollWaits: false,
   metadataStale: false,
@@ -82,32 +81,24 @@ const table: ReadonlyArray<[string, Partial<SessionState>, NextRequest]> = [
   ],
   ['no fetch in backoff', { pollWaits: true, backoffUntil: 1_001 }, 'none'],
   ['the backoff ends at its instant', { pollWaits: true, backoffUntil: 1_000 }, 'fetch'],
-  [
-    'acks linger for a fetch to carry them (ADR 0021)',
-    { pendingAcks: 2, ackLingerMs: 20, acksWaitedMs: 19 },
-    'none',
-  ],
+  ['acks linger for a fetch to carry them (ADR 0021)', { pendingAcks: 2, acksDueAt: 1_001 }, 'none'],
   [
     'lingering acks ride a fetch as soon as a poll waits',
-    { pendingAcks: 2, ackLingerMs: 20, acksWaitedMs: 1, pollWaits: true },
+    { pendingAcks: 2, acksDueAt: 1_019, pollWaits: true },
     'fetch',
   ],
-  [
-    'lingered acks go alone when their time is up',
-    { pendingAcks: 2, ackLingerMs: 20, acksWaitedMs: 20 },
-    'acknowledge',
-  ],
+  ['lingered acks go alone when their time is up', { pendingAcks: 2, acksDueAt: 1_000 }, 'acknowledge'],
   [
     'flushed acks (commit) do not linger',
-    { pendingAcks: 1, ackLingerMs: 20, acksWaitedMs: 0, flushAcks: true },
+    { pendingAcks: 1, acksDueAt: 1_020, flushAcks: true },
     'acknowledge',
   ],
   [
     'after a fatal error no fetch comes: acks do not linger',
-    { pendingAcks: 1, ackLingerMs: 20, consumerFailed: true, pollWaits: true },
+    { pendingAcks: 1, acksDueAt: 1_020, consumerFailed: true, pollWaits: true },
     'acknowledge',
   ],
-  ['renewals never linger', { pendingRenewals: 1, pendingAcks: 1, ackLingerMs: 20 }, 'renew'],
+  ['renewals never linger', { pendingRenewals: 1, pendingAcks: 1, acksDueAt: 1_020 }, 'renew'],
 ];
 
 describe('nextRequest', () => {
