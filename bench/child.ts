@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { Worker } from '../src/actors/worker.js';
 import { compileConnectorConfig, compileWorkerConfig } from '../src/config/index.js';
 import { isSharesinkError } from '../src/errors.js';
+import { CHANNEL_SHARE_REQUEST, type ShareRequestMessage } from '../src/kafka/share/share-trace.js';
 import type {
   ChildResult,
   ChildSpec,
@@ -280,8 +281,8 @@ async function runWorker(spec: WorkerRunSpec): Promise<ChildResult> {
   const current = () => w.summary().connectors[0]!.counters;
   // share requests as the broker sees them: each acknowledgement writes the group's share state
   const requests = { ackRequests: 0, fetchesWithAcks: 0 };
-  diagnosticsChannel.subscribe('sharesink:share:request', (m) => {
-    const r = m as { api: string; ackedOffsets: number };
+  diagnosticsChannel.subscribe(CHANNEL_SHARE_REQUEST, (m) => {
+    const r = m as ShareRequestMessage;
     if (r.api === 'ShareAcknowledge') requests.ackRequests++;
     else if (r.ackedOffsets > 0) requests.fetchesWithAcks++;
   });
