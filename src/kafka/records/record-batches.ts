@@ -80,44 +80,28 @@ const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
  * turned off, or this class, cut those promotions alike (docs/jdbc-sink.md, Performance).
  */
 class FetchedRecord {
-  /** The `topic` decode option ('' when none was given). */
-  readonly topic: string;
-  /** The `partition` decode option (-1 when none was given). */
-  readonly partition: number;
-  readonly offset: number;
-  /** ms since epoch: CreateTime (base + delta) or, for LogAppendTime batches, the batch's maxTimestamp. */
-  readonly timestamp: number;
-  /** The batch's timestamp type: a LogAppendTime topic overwrites the producer's time with the broker's. */
-  readonly timestampType: 'CreateTime' | 'LogAppendTime';
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  /** In wire order; duplicates kept. A shared empty array when there are none. */
-  readonly headers: readonly RecordHeader[];
   /**
    * Share groups: how often the broker has delivered the record, which only the ShareFetch's acquired
-   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts).
+   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts). Set last, after
+   * the parameters: the fields then come in RawRecord's order, one hidden class from here to the pool.
    */
-  deliveryCount: number;
+  declare deliveryCount: number;
 
-  // assigned in the order declared above, which is RawRecord's: one hidden class from here to the pool
   constructor(
-    topic: string,
-    partition: number,
-    offset: number,
-    timestamp: number,
-    timestampType: 'CreateTime' | 'LogAppendTime',
-    key: Buffer | null,
-    value: Buffer | null,
-    headers: readonly RecordHeader[],
+    /** The `topic` decode option ('' when none was given). */
+    readonly topic: string,
+    /** The `partition` decode option (-1 when none was given). */
+    readonly partition: number,
+    readonly offset: number,
+    /** ms since epoch: CreateTime (base + delta) or, for LogAppendTime batches, the batch's maxTimestamp. */
+    readonly timestamp: number,
+    /** The batch's timestamp type: a LogAppendTime topic overwrites the producer's time with the broker's. */
+    readonly timestampType: 'CreateTime' | 'LogAppendTime',
+    readonly key: Buffer | null,
+    readonly value: Buffer | null,
+    /** In wire order; duplicates kept. A shared empty array when there are none. */
+    readonly headers: readonly RecordHeader[],
   ) {
-    this.topic = topic;
-    this.partition = partition;
-    this.offset = offset;
-    this.timestamp = timestamp;
-    this.timestampType = timestampType;
-    this.key = key;
-    this.value = value;
-    this.headers = headers;
     this.deliveryCount = 0;
   }
 }
