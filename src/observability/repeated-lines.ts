@@ -6,6 +6,7 @@
  * for the share group coordinator"). The first line of a kind is logged; repeats within the window
  * are counted, and the first one after it is logged with how many were left out.
  */
+import { dropOldest } from '../bounded.js';
 export const REPEAT_WINDOW_MS = 30_000;
 /** Distinct lines remembered; beyond this the oldest are forgotten (they may then log again). */
 const MAX_KINDS = 500;
@@ -32,7 +33,7 @@ export class RepeatedLines {
     const left = last?.left ?? 0;
     this.seen.delete(key);
     this.seen.set(key, { loggedAt: at, left: 0 });
-    if (this.seen.size > MAX_KINDS) this.seen.delete(this.seen.keys().next().value!);
+    dropOldest(this.seen, MAX_KINDS);
     return left;
   }
 }

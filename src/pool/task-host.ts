@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
+import { dropOldest } from '../bounded.js';
 import { loadConnectorModule, type ConnectorModule } from '../connect/connector-module.js';
 import { createConverters, type LoadedConverters } from '../connect/converters/registry.js';
 import { isRetriableError } from '../connect/errors.js';
@@ -122,7 +123,7 @@ export class TaskHost {
     }
     this.#abortedEarly.set(putId, reason);
     // the main side drops a put it cannot place, so an entry only outlives its put on a race; keep few
-    if (this.#abortedEarly.size > 256) this.#abortedEarly.delete(this.#abortedEarly.keys().next().value!);
+    dropOldest(this.#abortedEarly, 256);
   }
 
   /**

@@ -2,6 +2,7 @@
 import type * as mysql from 'mysql2/promise';
 import { LOGICAL, type Schema } from '../../connect/schema.js';
 import { importOptional } from '../../optional-package.js';
+import { dropOldest } from '../../bounded.js';
 import type { JdbcSettings } from './config.js';
 import {
   VERSIONS_TABLE,
@@ -129,8 +130,8 @@ export class MysqlDialect implements Dialect {
     if (text === undefined) {
       const tuple = `(${new Array<string>(columns).fill('?').join(',')})`;
       text = head + new Array<string>(rows).fill(tuple).join(',') + tail;
-      if (this.#inserts.size >= SEEN_TEXTS) this.#inserts.delete(this.#inserts.keys().next().value!);
       this.#inserts.set(key, text);
+      dropOldest(this.#inserts, SEEN_TEXTS);
     }
     return text;
   }
@@ -142,8 +143,8 @@ export class MysqlDialect implements Dialect {
    */
   #again(text: string): boolean {
     if (this.#seen.has(text)) return true;
-    if (this.#seen.size >= SEEN_TEXTS) this.#seen.delete(this.#seen.values().next().value!);
     this.#seen.add(text);
+    dropOldest(this.#seen, SEEN_TEXTS);
     return false;
   }
 

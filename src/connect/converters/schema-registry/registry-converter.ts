@@ -6,6 +6,7 @@
  * thread that runs the task, and each thread fetches a schema once.
  */
 import { DataError } from '../../errors.js';
+import { dropOldest } from '../../../bounded.js';
 import { NULL_SCHEMA_AND_VALUE, type Schema, type SchemaAndValue } from '../../schema.js';
 import { asBuffer, type Converter } from '../converter.js';
 import type { CompiledSchema, ResolvedReference } from './avro-data.js';
@@ -138,6 +139,6 @@ export abstract class SchemaRegistryConverter implements Converter {
   #remember(id: number, entry: Entry): void {
     this.#cache.delete(id);
     this.#cache.set(id, entry);
-    if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
+    dropOldest(this.#cache, this.#cacheSize);
   }
 }
