@@ -211,7 +211,13 @@ async function leadersElected(
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       const led = topics[0]?.partitions.filter((p) => p.leader >= 0).length ?? 0;
-      if (led === partitions) return;
+      if (led === partitions) {
+        // a leader in the metadata before the broker hosts the partition: a produce then met
+        // NOT_LEADER for one partition, and the records of the other partition were in the topic twice
+        // (kafkajs resending the whole request, most likely). ListOffsets answers once it hosts them.
+        await admin.fetchTopicOffsets(topic);
+        return;
+      }
       last = `${led} of ${partitions} partitions have a leader`;
     } catch (error) {
       last = (error as Error).message;
