@@ -69,21 +69,25 @@ export interface DecodedRecords {
 const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 
 /**
- * One record, in the shape the share consumer hands out (`ShareRecord`) and the pool encodes (`RawRecord`),
- * fields in that order: the decoder builds the final object, so a record is one allocation (plus its
- * views), not one per stage. Like Java's `ConsumerRecord` it names its topic and partition.
+ * One record, in the shape the share consumer hands out (`ShareRecord`) and the pool encodes (`RawRecord`):
+ * the decoder builds the final object, so a record is one allocation, not one per stage. Like Java's
+ * `ConsumerRecord` it names its topic and partition.
  *
  * A class, not an object literal: V8 may pretenure a literal's allocation site whose objects survived
  * the young generation's first collections (the fetch window holds a few thousand records while the
  * JIT warms up), and records then went to the old generation, which only full collections free. As
  * literals they were 74 % of what outlived the young generation on the main thread; V8's pretenuring
  * turned off, or this class, cut those promotions alike (docs/jdbc-sink.md, Performance).
+ *
+ * `key` and `value` are views made when read, over the bytes the record was decoded from: a record
+ * lives from its fetch to its acknowledgement, and a view kept per record (a hundred bytes each) was
+ * 29 % of what the main thread promoted to the old generation, where the pool's encoder, the only
+ * reader on the hot path, reads each once. Each read returns a new view of the same bytes.
  */
-class FetchedRecord {
+class FetchedRecord implements KafkaRecord {
   /**
    * Share groups: how often the broker has delivered the record, which only the ShareFetch's acquired
-   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts). Set last, after
-   * the parameters: the fields then come in RawRecord's order, one hidden class from here to the pool.
+   * ranges say; 0 until the share consumer sets it from them (acquired-records.ts).
    */
   declare deliveryCount: number;
 
@@ -97,17 +101,41 @@ class FetchedRecord {
     readonly timestamp: number,
     /** The batch's timestamp type: a LogAppendTime topic overwrites the producer's time with the broker's. */
     readonly timestampType: 'CreateTime' | 'LogAppendTime',
-    readonly key: Buffer | null,
-    readonly value: Buffer | null,
     /** In wire order; duplicates kept. A shared empty array when there are none. */
     readonly headers: readonly RecordHeader[],
+    /** The batch's record area the key and value lie in (the response's bytes, or the decompressed ones). */
+    private readonly bytes: Buffer,
+    private readonly keyAt: number,
+    /** -1: a null key. */
+    private readonly keyLength: number,
+    private readonly valueAt: number,
+    /** -1: a null value. */
+    private readonly valueLength: number,
   ) {
     this.deliveryCount = 0;
   }
+
+  get key(): Buffer | null {
+    return this.keyLength < 0 ? null : this.bytes.subarray(this.keyAt, this.keyAt + this.keyLength);
+  }
+
+  get value(): Buffer | null {
+    return this.valueLength < 0 ? null : this.bytes.subarray(this.valueAt, this.valueAt + this.valueLength);
+  }
 }
 
-/** A decoded record: {@link FetchedRecord}'s fields, the decoder's class. */
-export type KafkaRecord = FetchedRecord;
+/** A decoded record, as the decoder's class ({@link FetchedRecord}) shows it. */
+export interface KafkaRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly timestamp: number;
+  readonly timestampType: 'CreateTime' | 'LogAppendTime';
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: readonly RecordHeader[];
+  deliveryCount: number;
+}
 
 // Offsets inside a batch (from its first byte).
 const LENGTH_OFFSET = 8;
@@ -230,9 +258,11 @@ function readRecords(
     const timestampDelta = r.varlong();
     const offsetDelta = r.varint();
     const keyLength = r.varint();
-    const key = keyLength < 0 ? null : r.view(keyLength);
+    const keyAt = r.pos;
+    if (keyLength > 0) r.skip(keyLength);
     const valueLength = r.varint();
-    const value = valueLength < 0 ? null : r.view(valueLength);
+    const valueAt = r.pos;
+    if (valueLength > 0) r.skip(valueLength);
     const headerCount = r.varint();
     let headers = EMPTY_HEADERS;
     if (headerCount !== 0) {
@@ -260,9 +290,12 @@ function readRecords(
       baseOffset + offsetDelta,
       logAppendTime ? h.maxTimestamp : baseTimestamp + timestampDelta,
       timestampType,
-      key,
-      value,
       headers,
+      buf,
+      keyAt,
+      keyLength,
+      valueAt,
+      valueLength,
     );
   }
   return records;

@@ -3,8 +3,7 @@
 /**
  * Structurally a `RawRecord` (src/connect/raw-record.ts), the pool's input: the same fields, each type
  * the same or narrower, so the runtime hands these objects to the pool as they are instead of copying
- * each one (the record decoder, records.ts, builds them in RawRecord's field order: one object shape
- * from the bytes to the encoder).
+ * each one (the decoder's records, record-batches.ts, read `key` and `value` through getters).
  * `kafka/` does not import `connect/`, so the two are declared apart;
  * test/unit/kafka/share/share-record.test.ts fails to compile or to pass when they drift.
  */

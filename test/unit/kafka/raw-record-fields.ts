@@ -1,4 +1,4 @@
-/** RawRecord's fields in declaration order: records built in this order share one hidden class. */
+/** RawRecord's fields, in declaration order. */
 export const RAW_FIELDS = [
   'topic',
   'partition',

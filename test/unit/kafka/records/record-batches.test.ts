@@ -7,7 +7,6 @@ import {
 import { crc32c } from '../../../../src/kafka/records/crc32c.js';
 import { decompressSync } from '../../../../src/kafka/records/compression.js';
 import { encodeBatch, simpleBatch } from './record-batch-builder.js';
-import { RAW_FIELDS } from '../raw-record-fields.js';
 
 describe('crc32c', () => {
   it('matches the standard check values', () => {
@@ -68,8 +67,11 @@ describe('decodeRecordBatches', () => {
       timestampType: 'CreateTime',
       deliveryCount: 0,
     });
-    // RawRecord's fields in its declaration order: one hidden class from the decoder to the pool
-    expect(Object.keys(create.batches[0]!.records[0]!)).toEqual(RAW_FIELDS);
+    // key and value are views made when read, not a view kept per record (docs/jdbc-sink.md, Performance)
+    const record = create.batches[0]!.records[0]!;
+    expect(Object.keys(record)).not.toContain('value');
+    expect(record.value!.toString()).toBe('a');
+    expect(record.value).not.toBe(record.value);
     const append = decodeRecordBatchesSync(
       encodeBatch(simpleBatch(0, ['a'], { logAppendTime: true, maxTimestamp: 42 })),
     );
@@ -154,7 +156,9 @@ describe('decodeRecordBatches', () => {
       const bytes = encodeBatch(simpleBatch(5, values, { compression: c }));
       const a = await decodeRecordBatches(bytes);
       expect(a.batches[0]!.records.map((r) => r.value!.toString())).toEqual(values);
-      expect(decodeRecordBatchesSync(bytes)).toEqual(a);
+      // field by field: a deep comparison of the records would compare the decompressed bytes each holds
+      const view = (d: typeof a) => d.batches[0]!.records.map((r) => [r.offset, r.key, r.value, r.headers]);
+      expect(view(decodeRecordBatchesSync(bytes))).toEqual(view(a));
     },
   );
 
