@@ -46,6 +46,9 @@ interface Hosted {
 /** Outside a put the signal never fires: a fresh controller nobody aborts. */
 const IDLE_PUT = { abort: new AbortController() };
 
+/** What an ended put points at instead of its records. */
+const NO_RECORDS: readonly SinkRecord[] = Object.freeze([]);
+
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
@@ -367,6 +370,10 @@ export class TaskHost {
       return this.#result(failure(error, put.backoffMs), began, convertMs, converterFailures, taskStarted);
     } finally {
       put.rejections = undefined;
+      // An ended put's object may sit in the old generation (it lives through the put); as long as it
+      // still pointed at its records, every young collection kept them and their converted values
+      // alive until the next full one: a put's worth promoted per young collection (docs/jdbc-sink.md)
+      put.current = NO_RECORDS;
       hosted.puts.delete(put.putId);
       if (hosted.active === put) hosted.active = undefined;
     }

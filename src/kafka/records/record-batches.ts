@@ -79,10 +79,9 @@ const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
  * literals they were 74 % of what outlived the young generation on the main thread; V8's pretenuring
  * turned off, or this class, cut those promotions alike (docs/jdbc-sink.md, Performance).
  *
- * `key` and `value` are views made when read, over the bytes the record was decoded from: a record
- * lives from its fetch to its acknowledgement, and a view kept per record (a hundred bytes each) was
- * 29 % of what the main thread promoted to the old generation, where the pool's encoder, the only
- * reader on the hot path, reads each once. Each read returns a new view of the same bytes.
+ * `key` and `value` are views made when read (each read a new view of the same bytes): a view kept per
+ * record, about a hundred bytes, was 29 % of what the main thread promoted to the old generation, and
+ * the pool's encoder, the only reader on the hot path, reads each once.
  */
 class FetchedRecord implements KafkaRecord {
   /**

@@ -13,7 +13,7 @@ import type { ClassicDeadLetters } from './dead-letters.js';
 
 /** One chunk of a kafkajs fetch, put and settled as one batch. */
 export interface ClassicBatch extends CoreBatch, CommitChunk {
-  readonly records: readonly RawRecord[];
+  records: readonly RawRecord[];
   readonly heartbeat: NodeJS.Timeout;
   readonly settled: (output: BatchOutput | undefined) => void;
 }

@@ -35,10 +35,14 @@ import { putVerdict } from '../../errors/tolerance.js';
 import { sliceResult } from './put-slice.js';
 import type { TaskCounters } from './task-counters.js';
 
+/** What an ended batch points at instead of its records. */
+const NO_RECORDS: readonly never[] = Object.freeze([]);
+
 /** One batch as the core tracks it; modes add their own fields. */
 export interface CoreBatch {
   readonly id: string;
-  readonly records: readonly unknown[];
+  /** Emptied once the batch has ended (see `finish`). */
+  records: readonly unknown[];
   readonly actor: Actor<BatchMachine>;
   /** The put carrying this batch, once it is dispatched. */
   put: CorePut | undefined;
@@ -209,6 +213,10 @@ export class TaskRunnerCore<B extends CoreBatch> {
     // the last batch of a put waiting to retry is gone: nothing is left to retry
     if (put && !put.running && !put.ended && !put.members.some((m) => this.batches.has(m.id))) this.end(put);
     this.mode.onBatchDone(batch, output);
+    // An ended batch's object may sit in the old generation (a full collection promotes what is alive,
+    // and batches wait for puts); while it still pointed at its records, every young collection kept
+    // them alive until the next full one, and promoted them (docs/jdbc-sink.md, Performance)
+    batch.records = NO_RECORDS;
   }
 
   private end(put: CorePut): void {

@@ -73,7 +73,7 @@ export interface ShareTaskRunnerOptions {
 }
 
 interface ShareBatch extends CoreBatch {
-  readonly records: readonly ShareRecord[];
+  records: readonly ShareRecord[];
 }
 
 export class ShareTaskRunner {

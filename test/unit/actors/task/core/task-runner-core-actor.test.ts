@@ -160,3 +160,43 @@ describe('TaskRunnerCore batch observation', () => {
     }
   });
 });
+
+describe('TaskRunnerCore batch end', () => {
+  it('leaves an ended batch pointing at no records, after the mode has seen them', async () => {
+    const seen: number[] = [];
+    const core = new TaskRunnerCore(
+      {
+        pool: {} as PutPool,
+        counters: new TaskCounters(),
+        log: pino({ level: 'silent' }),
+        fail: () => {},
+      },
+      {
+        mode: 'share',
+        tolerance: 'none',
+        settle: () => Promise.resolve(null),
+        onBatchDone: (b: CoreBatch) => seen.push(b.records.length),
+        recordExpiry: () => {},
+        recordAckFailure: () => {},
+      } as unknown as RunnerMode<CoreBatch>,
+    );
+    const actor = core.actorFor(input);
+    // an ended batch's object may be old: its records must not be kept alive through it
+    const batch: CoreBatch = {
+      id: input.batchId,
+      records: [1, 2, 3],
+      actor,
+      put: undefined,
+      lastPut: undefined,
+      reasons: new Map(),
+    };
+    core.track(batch);
+    actor.start();
+    actor.send({ type: 'DISPATCH' });
+    actor.send({ type: 'PUT_OK' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(seen).toEqual([3]);
+    expect(batch.records).toEqual([]);
+  });
+});
