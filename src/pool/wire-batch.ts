@@ -64,10 +64,15 @@ export function encodeWireBatch(records: readonly RawRecord[]): WireBatch {
   const count = records.length;
   let headerCount = 0;
   let size = 0;
+  // read once: a decoded record makes a new view each time its key or value is read
+  const keys = new Array<Uint8Array | null>(count);
+  const values = new Array<Uint8Array | null>(count);
   // indexed loops: a for-of over each record's (usually empty) header array cost an iterator per record
   for (let i = 0; i < count; i++) {
     const r = records[i]!;
-    size += (r.key?.byteLength ?? 0) + (r.value?.byteLength ?? 0);
+    const key = (keys[i] = r.key);
+    const value = (values[i] = r.value);
+    size += (key?.byteLength ?? 0) + (value?.byteLength ?? 0);
     const headers = r.headers;
     for (let j = 0; j < headers.length; j++) {
       size += Buffer.byteLength(headers[j]!.key, 'utf8') + (headers[j]!.value?.byteLength ?? 0);
@@ -117,8 +122,8 @@ export function encodeWireBatch(records: readonly RawRecord[]): WireBatch {
     ints[base + R_PARTITION] = r.partition;
     ints[base + R_TIMESTAMP_TYPE] = timestampTypeIndex(r.timestampType);
     ints[base + R_DELIVERY_COUNT] = r.deliveryCount ?? -1;
-    put(r.key, ints, base + R_KEY_START);
-    put(r.value, ints, base + R_VALUE_START);
+    put(keys[i] ?? null, ints, base + R_KEY_START);
+    put(values[i] ?? null, ints, base + R_VALUE_START);
     ints[base + R_HEADER_START] = h;
     ints[base + R_HEADER_COUNT] = r.headers.length;
     for (let j = 0; j < r.headers.length; j++) {
