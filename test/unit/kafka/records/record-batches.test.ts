@@ -72,6 +72,14 @@ describe('decodeRecordBatches', () => {
     expect(Object.keys(record)).not.toContain('value');
     expect(record.value!.toString()).toBe('a');
     expect(record.value).not.toBe(record.value);
+    // the batch's bytes stay private: a log line or JSON of a record names its own key and value only
+    expect(Object.keys(record)).not.toContain('bytes');
+    expect(JSON.parse(JSON.stringify(record))).toMatchObject({
+      offset: 5,
+      key: null,
+      value: { type: 'Buffer', data: [97] },
+    });
+    expect(JSON.stringify(record).length).toBeLessThan(300);
     const append = decodeRecordBatchesSync(
       encodeBatch(simpleBatch(0, ['a'], { logAppendTime: true, maxTimestamp: 42 })),
     );
