@@ -5,18 +5,8 @@ export interface RecordHeader {
   readonly value: Buffer | null;
 }
 
-/** A decoded record, as the decoder's class ({@link FetchedRecord}) shows it. */
-export interface KafkaRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly timestamp: number;
-  readonly timestampType: 'CreateTime' | 'LogAppendTime';
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: readonly RecordHeader[];
-  deliveryCount: number;
-}
+/** A decoded record: {@link FetchedRecord}'s fields, without its class (test fakes are plain objects). */
+export type KafkaRecord = Omit<FetchedRecord, 'toJSON'>;
 
 /**
  * One record, in the shape the share consumer hands out (`ShareRecord`) and the pool encodes (`RawRecord`):
