@@ -19,9 +19,9 @@ export type KafkaRecord = Omit<FetchedRecord, 'toJSON'>;
  * literals they were 74 % of what outlived the young generation on the main thread; V8's pretenuring
  * turned off, or this class, cut those promotions alike (docs/jdbc-sink.md, Performance).
  *
- * `key` and `value` are views made when read (each read a new view of the same bytes): a view kept per
- * record, about a hundred bytes, was 29 % of what the main thread promoted to the old generation, and
- * the pool's encoder, the only reader on the hot path, reads each once.
+ * `key` and `value` are views made when read (each read a new view of the same bytes): a view object
+ * kept per record was 29 % of what the main thread promoted to the old generation, and the pool's
+ * encoder, the only reader on the hot path, reads each once.
  */
 export class FetchedRecord implements KafkaRecord {
   /**

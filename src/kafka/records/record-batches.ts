@@ -2,9 +2,10 @@
  * RecordBatch v2 decoding for the `Records` bytes of a ShareFetch partition.
  *
  * Our own decoder rather than kafkajs's (see docs/adr/0001-wire-layer.md): one pass per batch with plain
- * loops, offsets and timestamps as numbers, key / value / header values as views into the (decompressed)
- * batch bytes — the only per-record allocations are the record object, its views and, when it has headers,
- * its header array. CRC-32C is verified by default (kafkajs does not check it).
+ * loops, offsets and timestamps as numbers, key and value read from the (decompressed) batch bytes when
+ * asked (fetched-record.ts) — the only per-record allocations are the record object and, when it has
+ * headers, its header array and their value views. CRC-32C is verified by default (kafkajs does not check
+ * it).
  *
  * Rules:
  * - A partial batch at the end (the broker cut the response at MaxBytes) is not an error: decoding stops at

@@ -213,9 +213,9 @@ export class TaskRunnerCore<B extends CoreBatch> {
     // the last batch of a put waiting to retry is gone: nothing is left to retry
     if (put && !put.running && !put.ended && !put.members.some((m) => this.batches.has(m.id))) this.end(put);
     this.mode.onBatchDone(batch, output);
-    // An ended batch's object may sit in the old generation (a full collection promotes what is alive,
-    // and batches wait for puts); while it still pointed at its records, every young collection kept
-    // them alive until the next full one, and promoted them (docs/jdbc-sink.md, Performance)
+    // An ended batch's object may sit in the old generation (batches wait for puts and acks); while it
+    // still pointed at its records, every young collection kept them alive until the next full one,
+    // and promoted them (docs/jdbc-sink.md, Performance)
     batch.records = NO_RECORDS;
   }
 
